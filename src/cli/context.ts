@@ -1,0 +1,124 @@
+/**
+ * What every command action gets: the global options, the profile and client (loaded lazily, so `--help` and
+ * usage errors cost nothing), verbose logging, and `emit` for the chosen output format.
+ */
+import type { Command } from 'commander';
+import type { PdeskClient } from '../core/client.js';
+import { redact } from '../core/redact.js';
+import { sanitize } from '../core/sanitize.js';
+import type { Profile } from '../profiles/schema.js';
+import { type Column, type Format, renderJson, renderRecord, renderTable } from './output.js';
+import { oneOf, positiveInt } from './options.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  json?: boolean;
+  limit?: string;
+  output?: string;
+  dryRun?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+export class Context {
+  readonly globals: GlobalOptions;
+  /** Set by long-running commands (sandbox, listen, tui): the entry point then does not exit after the action. */
+  keepAlive = false;
+  private _profile?: Profile;
+  private _client?: PdeskClient;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+
+  constructor(readonly cmd: Command) {
+    this.globals = cmd.optsWithGlobals() as GlobalOptions;
+    this.out = (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`);
+    this.err = (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`);
+  }
+
+  get format(): Format {
+    if (this.globals.json) return 'json';
+    if (this.globals.output) return oneOf(this.globals.output, ['table', 'json', 'ndjson'] as const, '--output');
+    return process.stdout.isTTY ? 'table' : 'json';
+  }
+
+  get limit(): number {
+    return this.globals.limit === undefined ? 1000 : positiveInt(this.globals.limit, '--limit', { allowZero: true });
+  }
+
+  get dryRun(): boolean {
+    return !!this.globals.dryRun;
+  }
+
+  get color(): boolean {
+    return this.globals.color !== false && !process.env.NO_COLOR && !!process.stdout.isTTY;
+  }
+
+  get width(): number {
+    return process.stdout.columns || 100;
+  }
+
+  log = (line: string): void => {
+    if (this.globals.verbose) this.err(redact(sanitize(line, true)));
+  };
+
+  /** The selected profile (the store, conf and zod are loaded on first use only). */
+  async profile(): Promise<Profile> {
+    if (!this._profile) {
+      const { loadProfile } = await import('../profiles/store.js');
+      this._profile = loadProfile(this.globals.profile);
+    }
+    return this._profile;
+  }
+
+  /** The client for the selected profile (undici is loaded on first use only). */
+  async client(): Promise<PdeskClient> {
+    if (!this._client) {
+      const profile = await this.profile();
+      const { PdeskClient } = await import('../core/client.js');
+      this._client = new PdeskClient(profile, { dryRun: this.dryRun, log: this.log });
+    }
+    return this._client;
+  }
+
+  /** Print a list: JSON array / NDJSON of `rows` as received, or a table of `columns`. */
+  emitList<T>(rows: readonly T[], columns: readonly Column<T>[]): void {
+    const f = this.format;
+    if (f === 'table') this.out(rows.length ? renderTable(rows, columns, this.width) : '(none)');
+    else if (rows.length || f === 'json') this.out(renderJson(rows, f));
+  }
+
+  /** Print one resource (or `{ok, status}` when the server sent no body). */
+  emitOne(value: unknown, table?: () => string): void {
+    const f = this.format;
+    if (f !== 'table') this.out(renderJson(value, f));
+    else if (table) this.out(table());
+    else if (value && typeof value === 'object' && !Array.isArray(value)) this.out(renderRecord(value as Record<string, unknown>, this.width));
+    else this.out(String(value));
+  }
+
+  /** Result of a write: the resource the server returned, else `{ok: true, status}`. */
+  emitWrite(status: number, body: unknown, table?: () => string): void {
+    this.emitOne(body === undefined ? { ok: true, status } : body, table);
+  }
+
+  async close(): Promise<void> {
+    await this._client?.close();
+  }
+}
+
+export type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<void> | void;
+
+/**
+ * Wrap an action: commander passes `(...args, options, command)`; the action gets `(ctx, ...args, options)`.
+ * The Context is stashed on the root command so the entry point can close pools after it.
+ */
+export function action<A extends unknown[]>(fn: Action<A>) {
+  return async (...raw: unknown[]) => {
+    const cmd = raw[raw.length - 1] as Command;
+    const ctx = new Context(cmd);
+    let root: Command = cmd;
+    while (root.parent) root = root.parent;
+    (root as Command & { pdeskContext?: Context }).pdeskContext = ctx;
+    await fn(ctx, ...(raw.slice(0, -1) as A));
+  };
+}

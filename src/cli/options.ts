@@ -1,0 +1,63 @@
+/** Option parsers shared by the commands. Every bad value is a UsageError naming the option (exit 2). */
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../core/errors.js';
+
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A repeatable option that also takes comma lists: `--practitioner 1 --practitioner 2,3`. */
+export const collectList = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value.split(',').map((v) => v.trim()).filter(Boolean),
+];
+
+/** `--param key=value` pairs. */
+export function keyValues(values: string[] | undefined, option = '--param'): Array<[string, string]> {
+  return (values ?? []).map((v) => {
+    const i = v.indexOf('=');
+    if (i <= 0) throw new UsageError(`${option} must be key=value, not "${v}".`);
+    return [v.slice(0, i), v.slice(i + 1)];
+  });
+}
+
+export function positiveInt(value: string, option: string, { allowZero = false } = {}): number {
+  if (!/^\d+$/.test(value) || (!allowZero && Number(value) === 0))
+    throw new UsageError(`${option} must be a ${allowZero ? 'non-negative' : 'positive'} whole number, not "${value}".`);
+  return Number(value);
+}
+
+export function positiveNumber(value: string, option: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || value.trim() === '') throw new UsageError(`${option} must be a positive number, not "${value}".`);
+  return n;
+}
+
+/** `system|code` (service category); the system may be empty only if no `|` is given. */
+export function systemCode(value: string, option: string): string {
+  if (!/^[^|]+\|[^|]+$/.test(value)) throw new UsageError(`${option} must be <system>|<code>, not "${value}".`);
+  return value;
+}
+
+export function oneOf<T extends string>(value: string, allowed: readonly T[], option: string): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${option} must be one of ${allowed.join(', ')}, not "${value}".`);
+  return value as T;
+}
+
+/** Text of a file, or of standard input for `-`. */
+export function readTextArg(value: string, option: string): string {
+  try {
+    return readFileSync(value === '-' ? 0 : value, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${option}: cannot read ${value === '-' ? 'standard input' : value} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+  }
+}
+
+/** JSON from a file or standard input (`--body`, `--slot-json`). */
+export function readJsonArg(value: string, option: string): unknown {
+  const text = readTextArg(value, option);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${option}: ${value === '-' ? 'standard input' : value} is not valid JSON (${(e as Error).message}).`);
+  }
+}

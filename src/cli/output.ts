@@ -1,0 +1,71 @@
+/**
+ * Output formats of cli.md: `table` (TTY default; fits the terminal width, server text sanitised), `json`
+ * (default when piped) and `ndjson` (one JSON value per line).
+ */
+import { sanitize } from '../core/sanitize.js';
+
+export type Format = 'table' | 'json' | 'ndjson';
+export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson'];
+
+export interface Column<T> {
+  header: string;
+  value: (row: T) => string | number | undefined;
+  /** Columns marked `flex` shrink first when the table is wider than the terminal. */
+  flex?: boolean;
+}
+
+function cell(v: string | number | undefined): string {
+  return v === undefined ? '' : sanitize(String(v));
+}
+
+function truncate(s: string, width: number): string {
+  if (s.length <= width) return s;
+  return width <= 1 ? s.slice(0, width) : `${s.slice(0, width - 1)}…`;
+}
+
+/** Render rows as a table no wider than `width`. */
+export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[], width = 100): string {
+  const cells = rows.map((r) => columns.map((c) => cell(c.value(r))));
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i]!.length)));
+  const gap = 2;
+  let total = widths.reduce((a, b) => a + b, 0) + gap * (columns.length - 1);
+  // Shrink flexible columns first (widest first), then any column, down to a floor of 6 characters.
+  for (const pass of [true, false]) {
+    while (total > width) {
+      let widest = -1;
+      widths.forEach((w, i) => {
+        if ((!pass || columns[i]!.flex) && w > 6 && (widest < 0 || w > widths[widest]!)) widest = i;
+      });
+      if (widest < 0) break;
+      const cut = Math.min(total - width, widths[widest]! - 6);
+      widths[widest] = widths[widest]! - cut;
+      total -= cut;
+    }
+  }
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => (i === vals.length - 1 ? truncate(v, widths[i]!) : truncate(v, widths[i]!).padEnd(widths[i]!)))
+      .join(' '.repeat(gap))
+      .trimEnd();
+  const out = [line(columns.map((c) => c.header)), ...cells.map(line)];
+  return out.join('\n');
+}
+
+/** A single resource in table mode: `field  value` lines, nested values as compact JSON. */
+export function renderRecord(record: Record<string, unknown>, width = 100): string {
+  const keys = Object.keys(record);
+  const kw = Math.max(...keys.map((k) => k.length), 1);
+  return keys
+    .map((k) => {
+      const v = record[k];
+      const text = typeof v === 'string' ? v : JSON.stringify(v);
+      return `${k.padEnd(kw)}  ${truncate(sanitize(text ?? ''), Math.max(10, width - kw - 2))}`;
+    })
+    .join('\n');
+}
+
+export function renderJson(data: unknown, format: 'json' | 'ndjson'): string {
+  if (format === 'json') return JSON.stringify(data, null, 2);
+  if (Array.isArray(data)) return data.map((d) => JSON.stringify(d)).join('\n');
+  return JSON.stringify(data);
+}

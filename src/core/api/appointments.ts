@@ -1,0 +1,194 @@
+/**
+ * Appointment API (practice system provides), both 2.0.0 and 1.0.0:
+ * A1 appointment types · A2 practitioner roles · A3 schedules · A4 slots · A5 appointments · A6 create · A7 cancel.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Profile } from '../../profiles/schema.js';
+import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import { UsageError } from '../errors.js';
+import {
+  ACTOR_EXTENSION_URL,
+  Appointment,
+  AppointmentCreate,
+  AppointmentResponseCreate,
+  AppointmentType,
+  PractitionerRole,
+  Schedule,
+  Slot,
+  ValueSet,
+  parseBody,
+  parseBundle,
+  parseResponse,
+  type CodeableConcept,
+} from '../schemas/index.js';
+import { z } from 'zod';
+
+export interface TypeRow {
+  code: string;
+  display?: string;
+}
+export type Params = ReadonlyArray<readonly [string, string]>;
+export interface ListOptions {
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+const TypeAnswer = z.union([ValueSet, AppointmentType]);
+
+/** Both A1 shapes normalise to `{code, display}` rows, whatever the profile's version (decisions.md §3). */
+export function typeRows(body: unknown): TypeRow[] {
+  const kind = (body as { resourceType?: unknown })?.resourceType;
+  if (kind === 'Bundle') return parseBundle(TypeAnswer, body).resources.flatMap((r) => typeRows(r));
+  const parsed = parseResponse(kind === 'AppointmentType' ? AppointmentType : ValueSet, body);
+  const rows: TypeRow[] = [];
+  for (const inc of parsed.compose?.include ?? []) {
+    if ('concept' in inc && Array.isArray(inc.concept)) for (const c of inc.concept) rows.push({ code: c.code, display: c.display });
+    const actor = (inc as { actor?: { concept: { code: string; display?: string } } }).actor;
+    if (actor) rows.push({ code: actor.concept.code, display: actor.concept.display });
+  }
+  return rows;
+}
+
+/** A1: bookable appointment types of a service category. */
+export async function getAppointmentTypes(client: PdeskClient, serviceCategory: string, o: ListOptions = {}): Promise<TypeRow[]> {
+  const res = await client.call('A1', { query: [['service-category', serviceCategory]], signal: o.signal });
+  return typeRows(res.body);
+}
+
+const pagesOf =
+  <S extends z.ZodType>(schema: S) =>
+  (body: unknown) => {
+    const p = parseBundle(schema, body);
+    return { items: p.resources, next: p.next };
+  };
+
+/** A2: practitioner roles, query parameters passed through. */
+export function listPractitionerRoles(client: PdeskClient, params: Params = [], o: ListOptions = {}) {
+  return readPages(client, 'A2', { query: params, signal: o.signal }, pagesOf(PractitionerRole), o.limit);
+}
+
+/** A3: schedules of a service category (`system|code`). */
+export function searchSchedules(client: PdeskClient, serviceCategory: string, o: ListOptions = {}) {
+  return readPages(client, 'A3', { query: [['service-category', serviceCategory]], signal: o.signal }, pagesOf(Schedule), o.limit);
+}
+
+export interface SlotQuery {
+  serviceCategory: string;
+  /** Local calendar dates YYYY-MM-DD. */
+  from: string;
+  to: string;
+  schedule?: string;
+  status?: string;
+  practitioners?: string[];
+}
+
+/** The A4 query of decisions.md §2; version-specific parameters used with the other version are usage errors. */
+export function slotQuery(profile: Profile, q: SlotQuery): Array<[string, string]> {
+  const v = profile.appointmentApi;
+  if (v === '1.0.0' && q.schedule) throw new UsageError('--schedule needs appointment API 2.0.0; this profile uses 1.0.0.');
+  if (v === '1.0.0' && q.status) throw new UsageError('--status needs appointment API 2.0.0; this profile uses 1.0.0.');
+  if (v === '2.0.0' && q.practitioners?.length)
+    throw new UsageError('--practitioner needs appointment API 1.0.0; this profile uses 2.0.0 (use --schedule).');
+  if (q.from > q.to) throw new UsageError(`--from (${q.from}) is after --to (${q.to}).`);
+  const query: Array<[string, string]> = [
+    ['service-category', q.serviceCategory],
+    ['schedule.date', `ge${q.from}`],
+    ['schedule.date', `le${q.to}`],
+  ];
+  if (q.schedule) query.push(['schedule', q.schedule]);
+  if (q.status) query.push(['status', q.status]);
+  if (q.practitioners?.length) query.push(['schedule.actor:PractitionerRole', q.practitioners.join(',')]);
+  return query;
+}
+
+/** A4: slots in a date range. */
+export function searchSlots(client: PdeskClient, q: SlotQuery, o: ListOptions = {}) {
+  return readPages(client, 'A4', { query: slotQuery(client.profile, q), signal: o.signal }, pagesOf(Slot), o.limit);
+}
+
+/** A5: appointments, query parameters passed through. */
+export function searchAppointments(client: PdeskClient, params: Params = [], o: ListOptions = {}) {
+  return readPages(client, 'A5', { query: params, signal: o.signal }, pagesOf(Appointment), o.limit);
+}
+
+export interface BookInput {
+  patient: string;
+  patientDisplay?: string;
+  practitioner: string;
+  practitionerDisplay?: string;
+  start: string;
+  end: string;
+  comment: string;
+  serviceCategory: CodeableConcept[];
+  status?: 'booked' | 'proposed';
+  id?: string;
+}
+
+const ref = (type: string, id: string) => (id.includes('/') ? id : `${type}/${id}`);
+
+/** `system|code` → a CodeableConcept; a bare code has no system. */
+export function serviceCategoryConcept(value: string): CodeableConcept {
+  const bar = value.indexOf('|');
+  return bar < 0 ? { coding: [{ code: value }] } : { coding: [{ system: value.slice(0, bar), code: value.slice(bar + 1) }] };
+}
+
+/** The A6 body of decisions.md §4. */
+export function buildAppointment(profile: Profile, b: BookInput): AppointmentCreate {
+  const body = {
+    resourceType: 'Appointment' as const,
+    id: b.id ?? randomUUID(),
+    status: b.status ?? 'booked',
+    start: b.start,
+    end: b.end,
+    comment: b.comment,
+    serviceCategory: b.serviceCategory,
+    participant: [
+      {
+        actor: { reference: ref('Patient', b.patient), ...(b.patientDisplay ? { display: b.patientDisplay } : {}) },
+        required: 'required',
+        status: 'accepted',
+      },
+      {
+        actor: { reference: ref('PractitionerRole', b.practitioner), ...(b.practitionerDisplay ? { display: b.practitionerDisplay } : {}) },
+        required: 'required',
+        status: profile.approvalFlow ? 'needs-action' : 'accepted',
+      },
+    ],
+  };
+  return parseBody(AppointmentCreate, body);
+}
+
+/** Booking from a slot: start, end, service category and practitioner come from the slot (decisions.md §4). */
+export function bookingFromSlot(slot: Slot): Pick<BookInput, 'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'> {
+  const actor = slot.extension?.find((e) => e.url === ACTOR_EXTENSION_URL)?.valueReference;
+  if (!actor) throw new UsageError(`Slot ${slot.id} has no ${ACTOR_EXTENSION_URL} extension naming its practitioner.`);
+  if (!slot.serviceCategory?.length) throw new UsageError(`Slot ${slot.id} has no serviceCategory.`);
+  return { start: slot.start, end: slot.end, serviceCategory: slot.serviceCategory, practitioner: actor.reference, practitionerDisplay: actor.display };
+}
+
+/** A6: create an appointment; the body is validated before anything is sent. */
+export async function createAppointment(client: PdeskClient, body: unknown, o: Pick<CallOptions, 'signal'> = {}) {
+  const valid = parseBody(AppointmentCreate, body);
+  const res = await client.call('A6', { body: valid, signal: o.signal });
+  return { status: res.status, appointment: res.body === undefined ? undefined : parseResponse(Appointment, res.body) };
+}
+
+/** The A7 body of decisions.md §5. */
+export function buildCancellation(appointmentId: string, actor: string, comment: string): AppointmentResponseCreate {
+  if (!/^(Patient|PractitionerRole)\/[^/]+$/.test(actor))
+    throw new UsageError(`--actor must be Patient/<id> or PractitionerRole/<id>, not "${actor}".`);
+  return parseBody(AppointmentResponseCreate, {
+    resourceType: 'AppointmentResponse',
+    appointment: { reference: `Appointment/${appointmentId}` },
+    actor: { reference: actor },
+    participantStatus: 'declined',
+    comment,
+  });
+}
+
+/** A7: cancel an appointment by declining it. */
+export async function cancelAppointment(client: PdeskClient, body: unknown, o: Pick<CallOptions, 'signal'> = {}) {
+  const valid = parseBody(AppointmentResponseCreate, body);
+  const res = await client.call('A7', { body: valid, signal: o.signal });
+  return { status: res.status, body: res.body };
+}

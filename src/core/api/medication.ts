@@ -1,0 +1,107 @@
+/**
+ * Medication API (practice system provides): M1 list · M2 get · M3 order (a reorder, decisions.md §10) ·
+ * M4 search pharmacies.
+ */
+import type { Profile } from '../../profiles/schema.js';
+import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import { addDaysToDay, daysBetween, localDay, withOffset } from '../dates.js';
+import { UsageError } from '../errors.js';
+import {
+  MedicationRequest,
+  MedicationRequestCreate,
+  Organization,
+  parseBody,
+  parseBundle,
+  parseMedicationList,
+  parseResponse,
+  type MedicationRow,
+} from '../schemas/index.js';
+import type { ListOptions, Params } from './appointments.js';
+
+/** M1: medication requests with their pharmacy. */
+export function listMedicationRequests(client: PdeskClient, params: Params = [], o: ListOptions = {}): Promise<MedicationRow[]> {
+  return readPages(
+    client,
+    'M1',
+    { query: params, signal: o.signal },
+    (body) => {
+      const p = parseMedicationList(body);
+      return { items: p.rows, next: p.next };
+    },
+    o.limit,
+  );
+}
+
+/** M2: one medication request. */
+export async function getMedicationRequest(client: PdeskClient, id: string, o: Pick<CallOptions, 'signal' | 'readForWrite'> = {}) {
+  const res = await client.call('M2', { params: { id }, signal: o.signal, readForWrite: o.readForWrite });
+  return parseResponse(MedicationRequest, res.body);
+}
+
+export interface ReorderInput {
+  pharmacy?: string;
+  quantity?: number;
+  /** YYYY-MM-DD */
+  start?: string;
+  end?: string;
+  note?: string;
+}
+
+export const periodExtensionUrl = (p: Profile) => `${p.namespaces.portal}.medication-period`;
+
+/** The M3 body for a reorder of `r` (decisions.md §10). */
+export function buildReorder(profile: Profile, r: MedicationRequest, input: ReorderInput, now = new Date()): MedicationRequestCreate {
+  const periodExt = r.extension?.find((e) => e.valuePeriod);
+  const prev = periodExt?.valuePeriod;
+  const length = prev?.start && prev?.end ? daysBetween(prev.start, prev.end) : 30;
+  const start = input.start ?? localDay(now);
+  const end = input.end ?? addDaysToDay(start, length);
+  if (end < start) throw new UsageError(`--end (${end}) is before --start (${start}).`);
+  const quantity = r.dispenseRequest?.initialFill?.quantity;
+  if (!quantity && input.quantity === undefined)
+    throw new UsageError(`Medication request ${r.id} has no dispenseRequest.initialFill.quantity: give --quantity.`);
+  const performer = input.pharmacy ? { reference: `Organization/${input.pharmacy.replace(/^Organization\//, '')}` } : r.performer;
+  if (!performer) throw new UsageError(`Medication request ${r.id} names no pharmacy: give --pharmacy.`);
+  return parseBody(MedicationRequestCreate, {
+    resourceType: 'MedicationRequest',
+    status: 'draft',
+    intent: 'order',
+    basedOn: [{ reference: `MedicationRequest/${r.id}` }],
+    medicationReference: r.medicationReference,
+    subject: r.subject,
+    performer,
+    dispenseRequest: { initialFill: { quantity: { ...(quantity ?? {}), value: input.quantity ?? quantity!.value } } },
+    extension: [{ url: periodExt?.url ?? periodExtensionUrl(profile), valuePeriod: { start, end } }],
+    authoredOn: withOffset(now),
+    ...(input.note ? { note: [input.note] } : {}),
+  });
+}
+
+/** M3: order a medication. */
+export async function orderMedication(client: PdeskClient, body: unknown, o: Pick<CallOptions, 'signal'> = {}) {
+  const valid = parseBody(MedicationRequestCreate, body);
+  const res = await client.call('M3', { body: valid, signal: o.signal });
+  return { status: res.status, medicationRequest: res.body === undefined ? undefined : parseResponse(MedicationRequest, res.body) };
+}
+
+/** `system|value` pairs for M4; the identifier is required. */
+export function pharmacyQuery(identifiers: string[]): Array<[string, string]> {
+  if (identifiers.length === 0) throw new UsageError('--identifier is required: give at least one <system>|<value>.');
+  for (const i of identifiers)
+    if (!/^[^|,]+\|[^|,]+$/.test(i)) throw new UsageError(`--identifier must be <system>|<value>, not "${i}".`);
+  return [['identifier', identifiers.join(',')]];
+}
+
+/** M4: pharmacies by identifier. */
+export function searchPharmacies(client: PdeskClient, identifiers: string[], o: ListOptions = {}) {
+  return readPages(
+    client,
+    'M4',
+    { query: pharmacyQuery(identifiers), signal: o.signal },
+    (body) => {
+      const p = parseBundle(Organization, body);
+      return { items: p.resources, next: p.next };
+    },
+    o.limit,
+  );
+}

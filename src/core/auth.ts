@@ -1,0 +1,83 @@
+/**
+ * Authentication per party (decisions.md §11): none, bearer (env, command, stored), basic, and OAuth2 client
+ * credentials (client secret or private-key JWT), the token cached until shortly before it expires.
+ */
+import { createSign, randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import type { AuthConfig } from '../profiles/schema.js';
+import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
+import { ConfigError, NetworkError, statusLine } from './errors.js';
+import { registerSecret } from './redact.js';
+
+const oauthCache = new Map<string, { token: string; expiresAt: number }>();
+
+function b64url(data: string | Buffer): string {
+  return Buffer.from(data).toString('base64url');
+}
+
+function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): string {
+  const header = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
+  const now = Math.floor(Date.now() / 1000);
+  const payload = b64url(JSON.stringify({ iss: clientId, sub: clientId, aud: tokenUrl, jti: randomUUID(), iat: now, exp: now + 300 }));
+  const signature = createSign('RSA-SHA256').update(`${header}.${payload}`).sign(keyPem);
+  return `${header}.${payload}.${b64url(signature)}`;
+}
+
+async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-credentials' }>, what: string): Promise<string> {
+  const key = `${auth.tokenUrl}|${auth.clientId}|${auth.scope ?? ''}`;
+  const cached = oauthCache.get(key);
+  if (cached && cached.expiresAt > Date.now() + 30_000) return cached.token;
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.clientId });
+  if (auth.scope) form.set('scope', auth.scope);
+  if (auth.clientSecretEnv) form.set('client_secret', secretFromEnv(auth.clientSecretEnv, `${what} client secret`));
+  else if (auth.privateKeyFile) {
+    form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    form.set('client_assertion', clientAssertion(auth.clientId, auth.tokenUrl, readPemFile(auth.privateKeyFile, 'private key')));
+  }
+  let res;
+  try {
+    res = await request(auth.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (e) {
+    throw new NetworkError(`Cannot reach the OAuth2 token URL ${auth.tokenUrl}.`, [String((e as Error).message)]);
+  }
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new ConfigError(`The OAuth2 token request for ${what} failed: ${statusLine(res.statusCode)}.`);
+  let body: { access_token?: string; expires_in?: number };
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`The OAuth2 token answer for ${what} is not JSON.`);
+  }
+  if (!body.access_token) throw new ConfigError(`The OAuth2 token answer for ${what} has no access_token.`);
+  registerSecret(body.access_token);
+  oauthCache.set(key, { token: body.access_token, expiresAt: Date.now() + (body.expires_in ?? 300) * 1000 });
+  return body.access_token;
+}
+
+/** The Authorization header for a party's auth config, or none. */
+export async function authHeader(auth: AuthConfig | undefined, what: string): Promise<string | undefined> {
+  if (!auth || auth.type === 'none') return undefined;
+  switch (auth.type) {
+    case 'bearer': {
+      const token = auth.tokenEnv
+        ? secretFromEnv(auth.tokenEnv, `${what} bearer token`)
+        : auth.tokenCommand
+          ? secretFromCommand(auth.tokenCommand, `${what} bearer token`)
+          : storedSecret(auth.token!);
+      return `Bearer ${token}`;
+    }
+    case 'basic': {
+      const password = auth.passwordEnv ? secretFromEnv(auth.passwordEnv, `${what} password`) : storedSecret(auth.password!);
+      const encoded = Buffer.from(`${auth.username}:${password}`).toString('base64');
+      registerSecret(encoded);
+      return `Basic ${encoded}`;
+    }
+    case 'oauth2-client-credentials':
+      return `Bearer ${await oauthToken(auth, what)}`;
+  }
+}

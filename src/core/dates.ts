@@ -1,0 +1,63 @@
+/**
+ * Dates and times as decisions.md §2 and §12 want them. Command-line dates are the operator's local calendar
+ * dates and accept `YYYY-MM-DD`, full ISO 8601, `today`, `tomorrow`, `yesterday` and `+Nd`/`-Nd`/`+Nw`.
+ */
+import { addDays, differenceInCalendarDays, format, formatISO, isValid, parseISO } from 'date-fns';
+import { UsageError } from './errors.js';
+
+const RELATIVE = /^([+-])(\d{1,4})([dw])$/;
+
+/** A point in time from a command-line value (relative forms are local midnight of that day). */
+export function parseWhen(input: string, option: string, now = new Date()): Date {
+  const v = input.trim().toLowerCase();
+  const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  if (v === 'today') return midnight;
+  if (v === 'tomorrow') return addDays(midnight, 1);
+  if (v === 'yesterday') return addDays(midnight, -1);
+  const rel = RELATIVE.exec(v);
+  if (rel) return addDays(midnight, (rel[1] === '-' ? -1 : 1) * Number(rel[2]) * (rel[3] === 'w' ? 7 : 1));
+  if (/^\d{4}-\d{2}-\d{2}([t ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}:?\d{2})?)?$/.test(v)) {
+    const d = parseISO(input.trim());
+    if (isValid(d)) return d;
+  }
+  throw new UsageError(
+    `${option} must be a date (YYYY-MM-DD, ISO 8601, today, tomorrow or +Nd), not "${input}".`,
+  );
+}
+
+/** Local calendar date `YYYY-MM-DD`. */
+export function localDay(d: Date): string {
+  return format(d, 'yyyy-MM-dd');
+}
+
+/** A command-line date as the operator's local calendar date. */
+export function parseDay(input: string, option: string, now = new Date()): string {
+  return localDay(parseWhen(input, option, now));
+}
+
+/** ISO 8601 UTC with `Z` (slot and appointment times). */
+export function utcInstant(d: Date): string {
+  return d.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+export function parseInstant(input: string, option: string, now = new Date()): string {
+  return utcInstant(parseWhen(input, option, now));
+}
+
+/** Local date-time without offset (read marker `valueDateTime`). */
+export function localNoOffset(d: Date): string {
+  return format(d, "yyyy-MM-dd'T'HH:mm:ss");
+}
+
+/** ISO 8601 with the local UTC offset (`authoredOn`). */
+export function withOffset(d: Date): string {
+  return formatISO(d);
+}
+
+export function addDaysToDay(day: string, n: number): string {
+  return localDay(addDays(parseISO(day), n));
+}
+
+export function daysBetween(startDay: string, endDay: string): number {
+  return differenceInCalendarDays(parseISO(endDay), parseISO(startDay));
+}

@@ -1,0 +1,99 @@
+/**
+ * Typed errors of pdesk. Every error carries the exit code of cli.md, a one-sentence message and optional
+ * detail lines; the CLI prints `message` then `details`, never a stack trace unless --verbose.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { OperationOutcome } from './schemas/outcome.js';
+import { renderOutcome } from './outcome.js';
+import { sanitize } from './sanitize.js';
+
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  config: 3,
+  client: 4,
+  server: 5,
+  contract: 6,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class PdeskError extends Error {
+  readonly exitCode: ExitCodeValue;
+  readonly details: string[];
+  constructor(message: string, exitCode: ExitCodeValue, details: string[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.exitCode = exitCode;
+    this.details = details;
+  }
+}
+
+/** Bad option or argument (exit 2). Nothing has been sent. */
+export class UsageError extends PdeskError {
+  constructor(message: string, details: string[] = []) {
+    super(message, ExitCode.usage, details);
+  }
+}
+
+/** No profile, or an invalid one, or a secret that cannot be resolved (exit 3). */
+export class ConfigError extends PdeskError {
+  constructor(message: string, details: string[] = []) {
+    super(message, ExitCode.config, details);
+  }
+}
+
+export function statusLine(status: number): string {
+  const text = STATUS_CODES[status];
+  return text ? `HTTP ${status} ${text}` : `HTTP ${status}`;
+}
+
+/** The server answered with a non-2xx status (exit 4 for 4xx, 5 for 5xx). */
+export class HttpError extends PdeskError {
+  readonly status: number;
+  readonly outcome?: OperationOutcome;
+  readonly bodyExcerpt?: string;
+  constructor(status: number, info: { method: string; url: string; outcome?: OperationOutcome; bodyExcerpt?: string }) {
+    const details: string[] = [];
+    if (info.outcome) details.push(...renderOutcome(info.outcome));
+    else if (info.bodyExcerpt) details.push(info.bodyExcerpt);
+    details.push(`request: ${info.method} ${info.url}`);
+    super(statusLine(status), status >= 500 ? ExitCode.server : ExitCode.client, details);
+    this.status = status;
+    this.outcome = info.outcome;
+    this.bodyExcerpt = info.bodyExcerpt;
+  }
+}
+
+/** Connection refused, reset, DNS failure or time-out (exit 5). */
+export class NetworkError extends PdeskError {
+  readonly code?: string;
+  constructor(message: string, details: string[] = [], code?: string, cause?: unknown) {
+    super(message, ExitCode.server, details, { cause });
+    this.code = code;
+  }
+}
+
+/** The server's answer does not match the interface (exit 6). `path` is the JSON path of the first problem. */
+export class ContractError extends PdeskError {
+  readonly path: string;
+  constructor(path: string, problem: string, details: string[] = []) {
+    super(`The server's answer does not match the interface at ${path}: ${problem}.`, ExitCode.contract, details);
+    this.path = path;
+  }
+}
+
+/** A request body (from --body or built from options) that the interface would refuse (exit 2, nothing sent). */
+export class BodyError extends UsageError {
+  readonly path: string;
+  constructor(path: string, problem: string, details: string[] = []) {
+    super(`The request body is invalid at ${path}: ${problem}.`, details);
+    this.path = path;
+  }
+}
+
+/** Excerpt of a non-JSON body, sanitised, for an error's detail line. */
+export function excerpt(text: string, max = 200): string {
+  const flat = sanitize(text).replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -1,0 +1,90 @@
+/**
+ * Profile file (cli.md "Profile file", decisions.md §1): strict, so an unknown key is an error naming the key.
+ * `PROFILE_SCHEMA_VERSION` versions the stored form (conf has no migrations).
+ */
+import { z } from 'zod';
+
+export const PROFILE_SCHEMA_VERSION = 1;
+
+const NonEmpty = z.string().min(1);
+const HttpUrl = z
+  .string()
+  .url('expected an absolute URL')
+  .refine((u) => /^https?:\/\//.test(u), 'expected an http:// or https:// URL');
+const Headers = z.record(z.string(), z.string());
+
+export const AuthConfig = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('none') }),
+  z
+    .strictObject({
+      type: z.literal('bearer'),
+      tokenEnv: NonEmpty.optional(),
+      tokenCommand: NonEmpty.optional(),
+      token: NonEmpty.optional(),
+    })
+    .refine((a) => [a.tokenEnv, a.tokenCommand, a.token].filter(Boolean).length === 1, {
+      message: 'bearer auth takes exactly one of tokenEnv, tokenCommand, token',
+    }),
+  z
+    .strictObject({
+      type: z.literal('basic'),
+      username: NonEmpty,
+      passwordEnv: NonEmpty.optional(),
+      password: NonEmpty.optional(),
+    })
+    .refine((a) => [a.passwordEnv, a.password].filter(Boolean).length === 1, {
+      message: 'basic auth takes exactly one of passwordEnv, password',
+    }),
+  z
+    .strictObject({
+      type: z.literal('oauth2-client-credentials'),
+      tokenUrl: HttpUrl,
+      clientId: NonEmpty,
+      clientSecretEnv: NonEmpty.optional(),
+      privateKeyFile: NonEmpty.optional(),
+      scope: z.string().optional(),
+    })
+    .refine((a) => [a.clientSecretEnv, a.privateKeyFile].filter(Boolean).length === 1, {
+      message: 'oauth2-client-credentials takes exactly one of clientSecretEnv, privateKeyFile',
+    }),
+]);
+export type AuthConfig = z.infer<typeof AuthConfig>;
+
+export const TlsConfig = z.strictObject({ caFile: NonEmpty.optional(), certFile: NonEmpty.optional(), keyFile: NonEmpty.optional() });
+export type TlsConfig = z.infer<typeof TlsConfig>;
+
+const ApiBlock = z.strictObject({ baseUrl: HttpUrl.optional(), headers: Headers.optional() });
+
+const PartyBase = { baseUrl: HttpUrl, auth: AuthConfig.optional(), tls: TlsConfig.optional(), headers: Headers.optional() };
+
+export const OP_IDS = ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'C1', 'C2', 'C3', 'C4', 'C5', 'M1', 'M2', 'M3', 'M4'] as const;
+export type OpId = (typeof OP_IDS)[number];
+
+export const RouteOverride = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+  path: z.string().startsWith('/', 'a route path starts with /').optional(),
+  contentType: NonEmpty.optional(),
+});
+export type RouteOverride = z.infer<typeof RouteOverride>;
+
+export const Profile = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a profile name is letters, digits, ".", "_" or "-"'),
+  environment: z.string().optional(),
+  appointmentApi: z.enum(['2.0.0', '1.0.0']).default('2.0.0'),
+  approvalFlow: z.boolean().default(false),
+  namespaces: z.strictObject({ portal: NonEmpty, practice: NonEmpty }),
+  practice: z.strictObject({
+    ...PartyBase,
+    appointment: ApiBlock.optional(),
+    chat: ApiBlock.optional(),
+    medication: ApiBlock.optional(),
+  }),
+  portal: z.strictObject({ ...PartyBase, chat: ApiBlock.optional() }),
+  routes: z.partialRecord(z.enum(OP_IDS), RouteOverride).optional(),
+  timeouts: z.strictObject({ connectMs: z.number().int().positive().optional(), requestMs: z.number().int().positive().optional() }).optional(),
+  retries: z.strictObject({ max: z.number().int().min(0).max(10).optional() }).optional(),
+});
+export type Profile = z.infer<typeof Profile>;
+export type ProfileInput = z.input<typeof Profile>;
+export type Party = 'practice' | 'portal';
+export type ApiName = 'appointment' | 'chat' | 'medication';

@@ -1,0 +1,46 @@
+/**
+ * Secret resolution for profile auth: environment variable, a command's stdout, or a value stored in the
+ * profile (discouraged). Every resolved secret is registered for redaction before it is used.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../core/errors.js';
+import { registerSecret } from '../core/redact.js';
+
+const commandCache = new Map<string, string>();
+
+export function secretFromEnv(name: string, what: string): string {
+  const v = process.env[name];
+  if (!v) throw new ConfigError(`The environment variable ${name} (${what}) is not set.`, [`Set it, e.g. export ${name}=…`]);
+  registerSecret(v);
+  return v;
+}
+
+export function secretFromCommand(command: string, what: string): string {
+  const cached = commandCache.get(command);
+  if (cached) return cached;
+  let out: string;
+  try {
+    out = execFileSync('/bin/sh', ['-c', command], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 }).trim();
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    throw new ConfigError(`The token command for ${what} failed${status !== undefined ? ` with exit code ${status}` : ''}.`, [`command: ${command}`]);
+  }
+  if (!out) throw new ConfigError(`The token command for ${what} printed nothing.`, [`command: ${command}`]);
+  registerSecret(out);
+  commandCache.set(command, out);
+  return out;
+}
+
+export function storedSecret(value: string): string {
+  registerSecret(value);
+  return value;
+}
+
+export function readPemFile(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`Cannot read the ${what} file ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`);
+  }
+}

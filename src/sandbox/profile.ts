@@ -1,0 +1,20 @@
+/** The profile that works against a running sandbox (printed on start, used by tests and `tui --sandbox`). */
+import type { ProfileInput } from '../profiles/schema.js';
+
+export const SANDBOX_NAMESPACES = { portal: 'portal.example', practice: 'practice.example' } as const;
+
+export function sandboxProfile(
+  url: string,
+  o: { name?: string; appointmentApi?: '1.0.0' | '2.0.0'; approvalFlow?: boolean } = {},
+): ProfileInput {
+  const base = url.replace(/\/+$/, '');
+  return {
+    name: o.name ?? 'sandbox',
+    environment: 'sandbox',
+    appointmentApi: o.appointmentApi ?? '2.0.0',
+    approvalFlow: o.approvalFlow ?? false,
+    namespaces: { ...SANDBOX_NAMESPACES },
+    practice: { baseUrl: `${base}/practice`, auth: { type: 'none' } },
+    portal: { baseUrl: `${base}/portal`, auth: { type: 'none' } },
+  };
+}
