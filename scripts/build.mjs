@@ -1,9 +1,10 @@
 // Bundle src/ into dist/ with esbuild: one ESM chunk for the CLI, split chunks for the TUI (Ink, React) and
 // the sandbox, so that scripted subcommands never load Ink/React (see ../shared/notes/stack.md, start-up).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Build into a fresh folder and swap it in, so a pdesk process running meanwhile never sees a half-written dist/.
+const tmp = `dist.tmp-${process.pid}`;
 await build({
   entryPoints: { main: 'src/cli/main.ts' },
   bundle: true,
@@ -11,7 +12,7 @@ await build({
   format: 'esm',
   target: 'node20',
   splitting: true,
-  outdir: 'dist',
+  outdir: tmp,
   chunkNames: 'chunks/[name]-[hash]',
   define: { 'process.env.NODE_ENV': '"production"' },
   external: ['react-devtools-core'],
@@ -20,3 +21,11 @@ await build({
   logLevel: 'warning',
   legalComments: 'none',
 });
+rmSync(`dist.old-${process.pid}`, { recursive: true, force: true });
+try {
+  renameSync('dist', `dist.old-${process.pid}`);
+} catch {
+  /* first build */
+}
+renameSync(tmp, 'dist');
+rmSync(`dist.old-${process.pid}`, { recursive: true, force: true });
