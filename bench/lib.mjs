@@ -1,0 +1,42 @@
+// Shared bench helpers: whole-process timing and statistics. Figures are reported as ratios to `node -e 0`
+// measured in the same run, since single timings vary from machine to machine.
+import { spawn } from 'node:child_process';
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export function percentile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+/** Wall time of one process from spawn to exit, in ms. */
+export function timeProcess(cmd, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err}`));
+      else resolve(ms);
+    });
+  });
+}
+
+/** Median wall time over `runs` after `warmup` runs; the cases are interleaved so drift hits them alike. */
+export async function compare(cases, { runs = 15, warmup = 2 } = {}) {
+  const times = Object.fromEntries(cases.map((c) => [c.name, []]));
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const c of cases) {
+      const ms = await timeProcess(c.cmd, c.args, c.env);
+      if (i >= warmup) times[c.name].push(ms);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { median: median(v), p95: percentile(v, 95), runs: v.length }]));
+}
