@@ -53,7 +53,9 @@ export const periodExtensionUrl = (p: Profile) => `${p.namespaces.portal}.medica
 export function buildReorder(profile: Profile, r: MedicationRequest, input: ReorderInput, now = new Date()): MedicationRequestCreate {
   const periodExt = r.extension?.find((e) => e.valuePeriod);
   const prev = periodExt?.valuePeriod;
-  const length = prev?.start && prev?.end ? daysBetween(prev.start, prev.end) : 30;
+  // R's period length in calendar days; 30 when R has no complete period (or a reversed one).
+  const stated = prev?.start && prev?.end ? daysBetween(prev.start, prev.end) : -1;
+  const length = stated >= 0 ? stated : 30;
   const start = input.start ?? localDay(now);
   const end = input.end ?? addDaysToDay(start, length);
   if (end < start) throw new UsageError(`--end (${end}) is before --start (${start}).`);
