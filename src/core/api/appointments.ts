@@ -18,8 +18,10 @@ import {
   ValueSet,
   parseBody,
   parseBundle,
+  checkBody,
   parseResponse,
   type CodeableConcept,
+  type Reference,
 } from '../schemas/index.js';
 import { z } from 'zod';
 
@@ -124,7 +126,16 @@ export interface BookInput {
   id?: string;
 }
 
-const ref = (type: string, id: string) => (id.includes('/') ? id : `${type}/${id}`);
+/** `1001` or `PractitionerRole/1001` → `PractitionerRole/1001`; a reference to another resource type is a usage error. */
+function ref(type: string, id: string, option: string): string {
+  const value = id.trim();
+  if (!value.includes('/')) {
+    if (!value) throw new UsageError(`${option} must not be empty.`);
+    return `${type}/${value}`;
+  }
+  if (!new RegExp(`^${type}/[^/]+$`).test(value)) throw new UsageError(`${option} must be an id or ${type}/<id>, not "${id}".`);
+  return value;
+}
 
 /** `system|code` → a CodeableConcept; a bare code has no system. */
 export function serviceCategoryConcept(value: string): CodeableConcept {
@@ -144,12 +155,12 @@ export function buildAppointment(profile: Profile, b: BookInput): AppointmentCre
     serviceCategory: b.serviceCategory,
     participant: [
       {
-        actor: { reference: ref('Patient', b.patient), ...(b.patientDisplay ? { display: b.patientDisplay } : {}) },
+        actor: { reference: ref('Patient', b.patient, '--patient'), ...(b.patientDisplay ? { display: b.patientDisplay } : {}) },
         required: 'required',
         status: 'accepted',
       },
       {
-        actor: { reference: ref('PractitionerRole', b.practitioner), ...(b.practitionerDisplay ? { display: b.practitionerDisplay } : {}) },
+        actor: { reference: ref('PractitionerRole', b.practitioner, '--practitioner'), ...(b.practitionerDisplay ? { display: b.practitionerDisplay } : {}) },
         required: 'required',
         status: profile.approvalFlow ? 'needs-action' : 'accepted',
       },
@@ -158,12 +169,25 @@ export function buildAppointment(profile: Profile, b: BookInput): AppointmentCre
   return parseBody(AppointmentCreate, body);
 }
 
+/** Appointment times are UTC with `Z` (decisions.md §4): a slot time with another offset is converted. */
+function toUtcZ(dateTime: string): string {
+  if (/Z$/i.test(dateTime) || !/[+-]\d{2}:?\d{2}$/.test(dateTime)) return dateTime;
+  const d = new Date(dateTime);
+  return Number.isNaN(d.getTime()) ? dateTime : d.toISOString().replace(/\.000Z$/, 'Z');
+}
+
 /** Booking from a slot: start, end, service category and practitioner come from the slot (decisions.md §4). */
 export function bookingFromSlot(slot: Slot): Pick<BookInput, 'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'> {
   const actor = slot.extension?.find((e) => e.url === ACTOR_EXTENSION_URL)?.valueReference;
   if (!actor) throw new UsageError(`Slot ${slot.id} has no ${ACTOR_EXTENSION_URL} extension naming its practitioner.`);
   if (!slot.serviceCategory?.length) throw new UsageError(`Slot ${slot.id} has no serviceCategory.`);
-  return { start: slot.start, end: slot.end, serviceCategory: slot.serviceCategory, practitioner: actor.reference, practitionerDisplay: actor.display };
+  return {
+    start: toUtcZ(slot.start),
+    end: toUtcZ(slot.end),
+    serviceCategory: slot.serviceCategory,
+    practitioner: actor.reference,
+    practitionerDisplay: actor.display,
+  };
 }
 
 /** A6: create an appointment; the body is validated before anything is sent. */
@@ -191,4 +215,47 @@ export async function cancelAppointment(client: PdeskClient, body: unknown, o: P
   const valid = parseBody(AppointmentResponseCreate, body);
   const res = await client.call('A7', { body: valid, signal: o.signal });
   return { status: res.status, body: res.body };
+}
+
+/** A slot given on the command line (`--slot-json`): one Slot, or an array of exactly one, as `slots list --json` prints. */
+export function parseSlotArg(value: unknown, option = '--slot-json'): Slot {
+  let v = value;
+  let prefix = '$';
+  if (Array.isArray(v)) {
+    if (v.length !== 1) throw new UsageError(`${option} must hold one Slot; the array has ${v.length}.`);
+    v = v[0];
+    prefix = '$[0]';
+  }
+  const r = checkBody(Slot, v);
+  if (!r.ok) throw new UsageError(`${option} is not a valid Slot at ${r.path.replace(/^\$/, prefix)}: ${r.message}.`);
+  return r.data;
+}
+
+/** `Dr. Anna Berg (1001)` from a Reference: display and the id part of the reference, whichever are present. */
+export function referenceLabel(r: Reference | undefined): string {
+  if (!r) return '';
+  const id = r.reference.includes('/') ? r.reference.slice(r.reference.lastIndexOf('/') + 1) : r.reference;
+  return r.display ? `${r.display} (${id})` : r.reference;
+}
+
+/** The practitioner of a slot (its `urn:extension:actor` extension). */
+export function slotPractitioner(slot: Slot): Reference | undefined {
+  return slot.extension?.find((e) => e.url === ACTOR_EXTENSION_URL)?.valueReference;
+}
+
+/** `code display` of the codings of concepts, for a table cell. */
+export function conceptLabel(concepts: ReadonlyArray<{ coding?: ReadonlyArray<{ code: string; display?: string }>; text?: string }> | undefined): string {
+  return (concepts ?? [])
+    .flatMap((c) => (c.coding?.length ? c.coding.map((x) => (x.display ? `${x.code} ${x.display}` : x.code)) : c.text ? [c.text] : []))
+    .join(', ');
+}
+
+/** UTC day `YYYY-MM-DD` and time `HH:MM` of an ISO 8601 date-time (one without offset is shown as written). */
+export function utcParts(dateTime: string | undefined): { day: string; time: string } {
+  if (!dateTime) return { day: '', time: '' };
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(dateTime);
+  const d = new Date(dateTime);
+  if (!hasZone || Number.isNaN(d.getTime())) return { day: dateTime.slice(0, 10), time: dateTime.slice(11, 16) };
+  const iso = d.toISOString();
+  return { day: iso.slice(0, 10), time: iso.slice(11, 16) };
 }

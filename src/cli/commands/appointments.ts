@@ -1,0 +1,173 @@
+/** `pdesk appointments list | book | cancel` — A5 search, A6 create, A7 cancel (both appointment API versions). */
+import { Command } from 'commander';
+import type { Appointment, Participant } from '../../core/schemas/appointment.js';
+import { action } from '../context.js';
+import { collect, keyValues, oneOf, readJsonArg, systemCode } from '../options.js';
+
+interface BookOptions {
+  patient?: string;
+  patientDisplay?: string;
+  comment?: string;
+  slotJson?: string;
+  start?: string;
+  end?: string;
+  practitioner?: string;
+  serviceCategory?: string;
+  status?: string;
+  id?: string;
+  body?: string;
+}
+
+interface CancelOptions {
+  actor?: string;
+  comment?: string;
+  body?: string;
+}
+
+const SLOT_FORM = ['start', 'end', 'practitioner', 'serviceCategory'] as const;
+const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+function isPatient(p: Participant): boolean {
+  return !!p.actor?.reference.startsWith('Patient/');
+}
+
+export function appointmentsCommand(): Command {
+  const cmd = new Command('appointments').description('appointments (A5 search, A6 book, A7 cancel)');
+
+  cmd
+    .command('list')
+    .description('search appointments (A5); query parameters are passed through')
+    .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect, [])
+    .action(
+      action(async (ctx, opts: { param: string[] }) => {
+        const params = keyValues(opts.param);
+        const { searchAppointments, referenceLabel, utcParts } = await import('../../core/api/appointments.js');
+        const rows = await searchAppointments(await ctx.client(), params, { limit: ctx.limit });
+        const who = (a: Appointment, patient: boolean) =>
+          (a.participant ?? [])
+            .filter((p) => isPatient(p) === patient)
+            .map((p) => `${referenceLabel(p.actor)}${p.status ? ` [${p.status}]` : ''}`)
+            .join(', ');
+        ctx.emitList<Appointment>(rows, [
+          { header: 'ID', value: (r) => r.id },
+          { header: 'STATUS', value: (r) => r.status },
+          {
+            header: 'START (UTC)',
+            value: (r) => {
+              const s = utcParts(r.start);
+              return s.day ? `${s.day} ${s.time}` : '';
+            },
+          },
+          { header: 'PATIENT', value: (r) => who(r, true), flex: true },
+          { header: 'PRACTITIONER', value: (r) => who(r, false), flex: true },
+        ]);
+      }),
+    );
+
+  cmd
+    .command('book')
+    .description('book an appointment (A6) from a slot (--slot-json) or from --start/--end/--practitioner/--service-category')
+    .option('--patient <id>', 'the patient: <id> or Patient/<id> (required unless --body)')
+    .option('--comment <text>', 'free text of the appointment (required unless --body)')
+    .option('--slot-json <file|->', 'one Slot as printed by `slots list --json` (a file, or - for standard input)')
+    .option('--start <time>', 'start time (ISO 8601; without offset it is local time); sent as UTC')
+    .option('--end <time>', 'end time (ISO 8601; without offset it is local time); sent as UTC')
+    .option('--practitioner <id>', 'the practitioner role: <id> or PractitionerRole/<id>')
+    .option('--service-category <system|code>', 'service category as <system>|<code>')
+    .option('--status <status>', 'booked or proposed (default booked)')
+    .option('--id <id>', 'appointment id (default: a new UUID)')
+    .option('--patient-display <name>', 'display name of the patient')
+    .option('--body <file|->', 'a complete Appointment to send as is after validation (no other option needed)')
+    .action(
+      action(async (ctx, opts: BookOptions) => {
+        const api = await import('../../core/api/appointments.js');
+        const { UsageError } = await import('../../core/errors.js');
+        let body: unknown;
+        if (opts.body !== undefined) {
+          const extra = (Object.keys(opts) as Array<keyof BookOptions>).find((k) => k !== 'body' && opts[k] !== undefined);
+          if (extra) throw new UsageError(`${flag(extra)} cannot be used with --body (the body is sent as is).`);
+          body = readJsonArg(opts.body, '--body');
+        } else {
+          if (opts.patient === undefined) throw new UsageError('--patient is required (or give a complete Appointment with --body).');
+          if (opts.comment === undefined) throw new UsageError('--comment is required (or give a complete Appointment with --body).');
+          const status = opts.status === undefined ? undefined : oneOf(opts.status, ['booked', 'proposed'] as const, '--status');
+          let when: Pick<import('../../core/api/appointments.js').BookInput, 'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'>;
+          if (opts.slotJson !== undefined) {
+            const mixed = SLOT_FORM.find((k) => opts[k] !== undefined);
+            if (mixed) throw new UsageError(`${flag(mixed)} cannot be used with --slot-json (the slot gives start, end, practitioner and service category).`);
+            when = api.bookingFromSlot(api.parseSlotArg(readJsonArg(opts.slotJson, '--slot-json')));
+          } else {
+            const missing = SLOT_FORM.find((k) => opts[k] === undefined);
+            if (missing)
+              throw new UsageError(
+                `${flag(missing)} is required: give --slot-json, or all of --start, --end, --practitioner and --service-category.`,
+              );
+            const { parseInstant } = await import('../../core/dates.js');
+            const start = parseInstant(opts.start!, '--start');
+            const end = parseInstant(opts.end!, '--end');
+            if (end <= start) throw new UsageError(`--end (${end}) must be after --start (${start}).`);
+            when = {
+              start,
+              end,
+              practitioner: opts.practitioner!,
+              serviceCategory: [api.serviceCategoryConcept(systemCode(opts.serviceCategory!, '--service-category'))],
+            };
+          }
+          body = api.buildAppointment(await ctx.profile(), {
+            ...when,
+            patient: opts.patient,
+            patientDisplay: opts.patientDisplay,
+            comment: opts.comment,
+            status,
+            id: opts.id,
+          });
+        }
+        const sent = body as Appointment;
+        const res = await api.createAppointment(await ctx.client(), body);
+        ctx.emitWrite(res.status, res.appointment, () => {
+          const a = res.appointment ?? sent;
+          const s = api.utcParts(a.start);
+          const e = api.utcParts(a.end);
+          const parts = (a.participant ?? []).map((p) => `${api.referenceLabel(p.actor)} [${p.status ?? '?'}]`);
+          return [
+            `Appointment ${a.id} created (HTTP ${res.status}), status ${a.status}.`,
+            `  ${s.day} ${s.time}–${e.time} UTC`,
+            ...parts.map((p) => `  ${p}`),
+          ].join('\n');
+        });
+      }),
+    );
+
+  cmd
+    .command('cancel')
+    .description('cancel an appointment by declining it (A7)')
+    .argument('<appointmentId>', 'id of the appointment to cancel')
+    .option('--actor <reference>', 'who cancels: Patient/<id> or PractitionerRole/<id> (required unless --body)')
+    .option('--comment <text>', 'free text of the cancelling party (required unless --body)')
+    .option('--body <file|->', 'a complete appointment response to send as is after validation')
+    .action(
+      action(async (ctx, appointmentId: string, opts: CancelOptions) => {
+        const api = await import('../../core/api/appointments.js');
+        const { UsageError } = await import('../../core/errors.js');
+        const id = appointmentId.replace(/^Appointment\//, '');
+        if (!id || id.includes('/')) throw new UsageError(`<appointmentId> must be an appointment id, not "${appointmentId}".`);
+        let body: unknown;
+        if (opts.body !== undefined) {
+          if (opts.actor !== undefined) throw new UsageError('--actor cannot be used with --body (the body is sent as is).');
+          if (opts.comment !== undefined) throw new UsageError('--comment cannot be used with --body (the body is sent as is).');
+          body = readJsonArg(opts.body, '--body');
+          const named = (body as { appointment?: { reference?: unknown } } | null)?.appointment?.reference;
+          if (typeof named === 'string' && named !== `Appointment/${id}`)
+            throw new UsageError(`--body cancels ${named}, not Appointment/${id} given as <appointmentId>.`);
+        } else {
+          if (opts.actor === undefined) throw new UsageError('--actor is required (Patient/<id> or PractitionerRole/<id>).');
+          if (opts.comment === undefined) throw new UsageError('--comment is required (or give a complete appointment response with --body).');
+          body = api.buildCancellation(id, opts.actor, opts.comment);
+        }
+        const res = await api.cancelAppointment(await ctx.client(), body);
+        ctx.emitWrite(res.status, res.body, () => `Appointment ${id} cancelled (HTTP ${res.status}).`);
+      }),
+    );
+
+  return cmd;
+}

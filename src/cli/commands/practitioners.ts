@@ -1,0 +1,30 @@
+/** `pdesk practitioners list` — A2 list practitioner roles. */
+import { Command } from 'commander';
+import type { PractitionerRole } from '../../core/schemas/appointment.js';
+import { action } from '../context.js';
+import { collect, keyValues } from '../options.js';
+
+export function practitionersCommand(): Command {
+  const cmd = new Command('practitioners').description('practitioner roles (A2)');
+  cmd
+    .command('list')
+    .description('list practitioner roles (A2); query parameters are passed through')
+    .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect, [])
+    .action(
+      action(async (ctx, opts: { param: string[] }) => {
+        const params = keyValues(opts.param);
+        const { listPractitionerRoles } = await import('../../core/api/appointments.js');
+        const rows = await listPractitionerRoles(await ctx.client(), params, { limit: ctx.limit });
+        ctx.emitList<PractitionerRole>(rows, [
+          { header: 'ID', value: (r) => r.id },
+          { header: 'NAME', value: (r) => r.name, flex: true },
+          {
+            header: 'SPECIALITY',
+            value: (r) => (r.speciality?.coding ?? []).map((c) => (c.display ? `${c.code} ${c.display}` : c.code)).join(', '),
+            flex: true,
+          },
+        ]);
+      }),
+    );
+  return cmd;
+}

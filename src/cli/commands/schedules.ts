@@ -1,0 +1,26 @@
+/** `pdesk schedules list` — A3 search schedules. */
+import { Command } from 'commander';
+import type { Schedule } from '../../core/schemas/appointment.js';
+import { action } from '../context.js';
+import { systemCode } from '../options.js';
+
+export function schedulesCommand(): Command {
+  const cmd = new Command('schedules').description('schedules (A3)');
+  cmd
+    .command('list')
+    .description('list the schedules of a service category (A3)')
+    .requiredOption('--service-category <system|code>', 'service category as <system>|<code>')
+    .action(
+      action(async (ctx, opts: { serviceCategory: string }) => {
+        const category = systemCode(opts.serviceCategory, '--service-category');
+        const { searchSchedules, referenceLabel, conceptLabel } = await import('../../core/api/appointments.js');
+        const rows = await searchSchedules(await ctx.client(), category, { limit: ctx.limit });
+        ctx.emitList<Schedule>(rows, [
+          { header: 'ID', value: (r) => r.id },
+          { header: 'PRACTITIONER', value: (r) => (r.actor ?? []).map(referenceLabel).join(', '), flex: true },
+          { header: 'SERVICE CATEGORY', value: (r) => conceptLabel(r.serviceCategory), flex: true },
+        ]);
+      }),
+    );
+  return cmd;
+}
