@@ -103,8 +103,8 @@ export function slotQuery(profile: Profile, q: SlotQuery): Array<[string, string
   return query;
 }
 
-/** A4: slots in a date range. */
-export function searchSlots(client: PdeskClient, q: SlotQuery, o: ListOptions = {}) {
+/** A4: slots in a date range (async, so a usage error rejects the promise rather than throwing at the call). */
+export async function searchSlots(client: PdeskClient, q: SlotQuery, o: ListOptions = {}) {
   return readPages(client, 'A4', { query: slotQuery(client.profile, q), signal: o.signal }, pagesOf(Slot), o.limit);
 }
 
