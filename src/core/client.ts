@@ -55,6 +55,11 @@ export interface ClientOptions {
   signal?: AbortSignal;
 }
 
+/** `content-type` → `Content-Type` for --verbose lines (curl style). */
+function headerName(k: string): string {
+  return k.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
+}
+
 function kB(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
 }
@@ -142,7 +147,7 @@ export class PdeskClient {
     const bodyText = d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body);
     if (log) {
       log(`→ ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}${bodyText ? ` (${kB(Buffer.byteLength(bodyText))})` : ''}`);
-      for (const [k, v] of Object.entries(redactHeaders(d.headers))) log(`  ${k}: ${v}`);
+      for (const [k, v] of Object.entries(redactHeaders(d.headers))) log(`  ${headerName(k)}: ${v}`);
     }
     const res = await this.transport.request({
       method: d.method,

@@ -40,13 +40,15 @@ function store(): Conf<StoreShape> {
 export function validateProfile(input: unknown, source: string): Profile {
   const r = Profile.safeParse(input);
   if (r.success) return r.data;
-  const issue = r.error.issues[0]!;
+  // An unknown key (a typo such as "praktice") explains the other issues it causes: report it first.
+  const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const keys = (issue as { keys: string[] }).keys;
     const at = issue.path.length ? ` in ${jsonPath(issue.path).slice(2)}` : '';
     throw new ConfigError(`Unknown key ${keys.map((k) => `"${k}"`).join(', ')}${at} in ${source}.`);
   }
-  throw new ConfigError(`Invalid profile in ${source} at ${jsonPath(issue.path)}: ${issue.message}.`);
+  const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
+  throw new ConfigError(`Invalid profile in ${source} at ${jsonPath(issue.path)}: ${missing ? 'required field is missing' : issue.message}.`);
 }
 
 export function listProfiles(): { name: string; isDefault: boolean; profile: ProfileInput }[] {

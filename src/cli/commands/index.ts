@@ -1,11 +1,13 @@
 /** Every command group of cli.md, one file per noun. */
 import type { Command } from 'commander';
+import { apiCommand } from './api.js';
 import { appointmentTypesCommand } from './appointment-types.js';
 import { appointmentsCommand } from './appointments.js';
 import { medicationsCommand } from './medications.js';
 import { pharmaciesCommand } from './pharmacies.js';
+import { profileCommand } from './profile.js';
 import { practitionersCommand } from './practitioners.js';
 import { schedulesCommand } from './schedules.js';
 import { slotsCommand } from './slots.js';
 
-export const commands: Array<() => Command> = [appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand];
+export const commands: Array<() => Command> = [profileCommand, apiCommand, appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand];

@@ -1,0 +1,295 @@
+/**
+ * `pdesk profile import|list|show|use|remove|add` — the profile store (cli.md "Profile file"). Secrets are never
+ * printed: a stored `token`/`password` shows as `***`; names of environment variables are shown.
+ */
+import { Command } from 'commander';
+import type { Profile, ProfileInput } from '../../profiles/schema.js';
+import { action, type Context } from '../context.js';
+
+interface ProfileRow {
+  name: string;
+  default: boolean;
+  environment?: string;
+  practiceUrl?: string;
+  portalUrl?: string;
+  appointmentApi?: string;
+}
+
+function row(name: string, isDefault: boolean, p: ProfileInput): ProfileRow {
+  return {
+    name,
+    default: isDefault,
+    environment: p.environment,
+    practiceUrl: p.practice?.baseUrl,
+    portalUrl: p.portal?.baseUrl,
+    appointmentApi: p.appointmentApi ?? '2.0.0',
+  };
+}
+
+/** `practice.auth.type  bearer` lines for a profile in table mode. */
+function flatten(value: unknown, prefix = '', out: Array<[string, string]> = []): Array<[string, string]> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else out.push([prefix, typeof value === 'string' ? value : JSON.stringify(value)]);
+  return out;
+}
+
+async function profileTable(profile: ProfileInput, isDefault: boolean, head?: string): Promise<string> {
+  const { sanitize } = await import('../../core/sanitize.js');
+  const lines = flatten({ ...profile, default: isDefault });
+  const kw = Math.max(...lines.map(([k]) => k.length));
+  const body = lines.map(([k, v]) => `${k.padEnd(kw)}  ${sanitize(v)}`).join('\n');
+  return head ? `${head}\n${body}` : body;
+}
+
+/** The file mode of the store must be 0600 (it may hold a stored token); tighten it if something loosened it. */
+async function ensurePrivate(path: string, ctx: Context): Promise<void> {
+  const { chmodSync, statSync } = await import('node:fs');
+  const mode = statSync(path).mode & 0o777;
+  if (mode !== 0o600) {
+    chmodSync(path, 0o600);
+    ctx.log(`profile store ${path} had mode ${mode.toString(8)}; set to 600`);
+  }
+}
+
+const REQUIRED_ADD = [
+  ['name', '--name', 'Profile name'],
+  ['practiceUrl', '--practice-url', 'Practice system base URL'],
+  ['portalUrl', '--portal-url', 'Portal base URL'],
+  ['portalNamespace', '--portal-namespace', 'Portal namespace (<portal> prefix)'],
+  ['practiceNamespace', '--practice-namespace', 'Practice system namespace (<practice_system> prefix)'],
+] as const;
+
+interface AddOptions {
+  name?: string;
+  practiceUrl?: string;
+  portalUrl?: string;
+  portalNamespace?: string;
+  practiceNamespace?: string;
+  appointmentApi?: string;
+  approvalFlow?: boolean;
+  environment?: string;
+  practiceTokenEnv?: string;
+  portalTokenEnv?: string;
+  default?: boolean;
+  force?: boolean;
+}
+
+/** Check one `profile add` value; a bad one is a usage error naming its option. */
+async function checkAddValue(key: string, value: string, option: string): Promise<string> {
+  const { UsageError } = await import('../../core/errors.js');
+  const v = value.trim();
+  if (!v) throw new UsageError(`${option} must not be empty.`);
+  if (key === 'name' && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v))
+    throw new UsageError(`${option} must be letters, digits, ".", "_" or "-", not "${value}".`);
+  if (key.endsWith('Url')) {
+    let ok = false;
+    try {
+      ok = /^https?:$/.test(new URL(v).protocol);
+    } catch {
+      /* not a URL */
+    }
+    if (!ok) throw new UsageError(`${option} must be an http:// or https:// URL, not "${value}".`);
+  }
+  if (key.endsWith('TokenEnv') && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v))
+    throw new UsageError(`${option} must be the name of an environment variable, not "${value}".`);
+  return v;
+}
+
+/** Ask for what is missing (stdin is a terminal). Prompts go to stderr so stdout stays clean. */
+async function promptMissing(o: AddOptions): Promise<void> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const ask = async (label: string, key: string, option: string, fallback?: string): Promise<string | undefined> => {
+    for (let tries = 0; tries < 3; tries++) {
+      const answer = (await rl.question(`${label}${fallback !== undefined ? ` [${fallback}]` : ''}: `)).trim();
+      if (!answer && fallback !== undefined) return fallback || undefined;
+      try {
+        return await checkAddValue(key, answer, option);
+      } catch (e) {
+        process.stderr.write(`  ${(e as Error).message}\n`);
+      }
+    }
+    const { UsageError } = await import('../../core/errors.js');
+    throw new UsageError(`No valid value for ${option} was given.`);
+  };
+  try {
+    const rec = o as Record<string, unknown>;
+    for (const [key, option, label] of REQUIRED_ADD) if (rec[key] === undefined) rec[key] = await ask(label, key, option);
+    if (o.environment === undefined) o.environment = await ask('Environment label (e.g. test, production)', 'environment', '--environment', '');
+    if (o.appointmentApi === undefined) {
+      const { oneOf } = await import('../options.js');
+      const v = await ask('Appointment API version (2.0.0 or 1.0.0)', 'appointmentApi', '--appointment-api', '2.0.0');
+      o.appointmentApi = oneOf(v ?? '2.0.0', ['2.0.0', '1.0.0'] as const, '--appointment-api');
+    }
+    if (o.approvalFlow === undefined) o.approvalFlow = /^y(es)?$/i.test((await ask('Approval flow (y/N)', 'approvalFlow', '--approval-flow', 'n')) ?? '');
+    if (o.practiceTokenEnv === undefined)
+      o.practiceTokenEnv = await ask('Environment variable with the practice bearer token (empty: no auth)', 'practiceTokenEnv', '--practice-token-env', '');
+  } finally {
+    rl.close();
+  }
+}
+
+export function profileCommand(): Command {
+  const cmd = new Command('profile').description('manage profiles (practice system + portal connection settings)');
+
+  cmd
+    .command('import')
+    .description('add or replace a profile from a JSON file (see profiles/)')
+    .argument('<file>', 'profile JSON file, or - for standard input')
+    .option('--name <name>', 'store it under this name instead of the file\'s "name"')
+    .option('--default', 'make it the default profile')
+    .action(
+      action(async (ctx, file: string, opts: { name?: string; default?: boolean }) => {
+        const { readTextArg } = await import('../options.js');
+        const { ConfigError } = await import('../../core/errors.js');
+        const { validateProfile, saveProfile, storePath, defaultProfileName } = await import('../../profiles/store.js');
+        const { redactProfile } = await import('../../profiles/redact.js');
+        const source = file === '-' ? 'standard input' : file;
+        let raw: unknown;
+        try {
+          raw = JSON.parse(readTextArg(file, '<file>'));
+        } catch (e) {
+          if (!(e instanceof SyntaxError)) throw e;
+          throw new ConfigError(`The profile in ${source} is not valid JSON.`, [e.message]);
+        }
+        const input = raw && typeof raw === 'object' && !Array.isArray(raw) && opts.name !== undefined ? { ...raw, name: opts.name } : raw;
+        const profile: Profile = validateProfile(input, source);
+        saveProfile(profile, !!opts.default);
+        await ensurePrivate(storePath(), ctx);
+        const isDefault = defaultProfileName() === profile.name;
+        const shown = redactProfile(profile);
+        const table = await profileTable(shown, isDefault, `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`);
+        ctx.emitOne({ saved: profile.name, default: isDefault, store: storePath(), profile: shown }, () => table);
+      }),
+    );
+
+  cmd
+    .command('list')
+    .description('list the profiles')
+    .action(
+      action(async (ctx) => {
+        const { listProfiles } = await import('../../profiles/store.js');
+        const rows = listProfiles().map((p) => row(p.name, p.isDefault, p.profile));
+        ctx.emitList<ProfileRow>(rows, [
+          { header: 'NAME', value: (r) => r.name },
+          { header: 'DEFAULT', value: (r) => (r.default ? '*' : '') },
+          { header: 'ENVIRONMENT', value: (r) => r.environment },
+          { header: 'PRACTICE URL', value: (r) => r.practiceUrl, flex: true },
+          { header: 'API', value: (r) => r.appointmentApi },
+        ]);
+        if (rows.length === 0 && ctx.format === 'table') ctx.err('Add one with `pdesk profile import <file>` or `pdesk profile add`.');
+      }),
+    );
+
+  cmd
+    .command('show')
+    .description('show a profile, secrets redacted (default: the selected profile)')
+    .argument('[name]', 'profile name (else --profile, PDESK_PROFILE, the default)')
+    .action(
+      action(async (ctx, name: string | undefined) => {
+        const { ConfigError } = await import('../../core/errors.js');
+        const { listProfiles, defaultProfileName } = await import('../../profiles/store.js');
+        const { redactProfile } = await import('../../profiles/redact.js');
+        const all = listProfiles();
+        const wanted = name ?? ctx.globals.profile ?? process.env.PDESK_PROFILE ?? defaultProfileName();
+        const known = all.length ? [`Known profiles: ${all.map((p) => p.name).join(', ')}.`] : ['No profiles yet: add one with `pdesk profile import <file>`.'];
+        if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', known);
+        const found = all.find((p) => p.name === wanted);
+        if (!found) throw new ConfigError(`There is no profile named "${wanted}".`, known);
+        const shown = redactProfile(found.profile);
+        const table = await profileTable(shown, found.isDefault);
+        ctx.emitOne({ ...shown, default: found.isDefault }, () => table);
+      }),
+    );
+
+  cmd
+    .command('use')
+    .description('make a profile the default')
+    .argument('<name>', 'profile name')
+    .action(
+      action(async (ctx, name: string) => {
+        const { setDefaultProfile } = await import('../../profiles/store.js');
+        setDefaultProfile(name);
+        ctx.emitOne({ ok: true, default: name }, () => `Default profile is now "${name}".`);
+      }),
+    );
+
+  cmd
+    .command('remove')
+    .description('remove a profile')
+    .argument('<name>', 'profile name')
+    .action(
+      action(async (ctx, name: string) => {
+        const { removeProfile, defaultProfileName } = await import('../../profiles/store.js');
+        removeProfile(name);
+        const def = defaultProfileName();
+        ctx.emitOne({ ok: true, removed: name, default: def ?? null }, () =>
+          `Removed profile "${name}".${def ? '' : ' There is no default profile now: pick one with `pdesk profile use <name>`.'}`,
+        );
+      }),
+    );
+
+  cmd
+    .command('add')
+    .description('add a profile from options (asks for missing ones on a terminal)')
+    .option('--name <name>', 'profile name')
+    .option('--practice-url <url>', 'practice system base URL')
+    .option('--portal-url <url>', 'portal base URL')
+    .option('--portal-namespace <ns>', 'the <portal> namespace prefix')
+    .option('--practice-namespace <ns>', 'the <practice_system> namespace prefix')
+    .option('--appointment-api <version>', 'appointment API version: 2.0.0 or 1.0.0')
+    .option('--approval-flow', 'the practice uses the approval flow (practitioner needs-action)')
+    .option('--environment <label>', 'environment label shown by the TUI, e.g. test or production')
+    .option('--practice-token-env <NAME>', 'environment variable holding the practice system bearer token')
+    .option('--portal-token-env <NAME>', 'environment variable holding the portal bearer token')
+    .option('--default', 'make it the default profile')
+    .option('--force', 'replace a profile of the same name')
+    .action(
+      action(async (ctx, opts: AddOptions) => {
+        const { UsageError } = await import('../../core/errors.js');
+        const { oneOf } = await import('../options.js');
+        const rec = opts as Record<string, unknown>;
+        const missing = REQUIRED_ADD.filter(([key]) => rec[key] === undefined);
+        if (missing.length) {
+          if (!process.stdin.isTTY) {
+            const [first, ...rest] = missing;
+            throw new UsageError(
+              `Missing option ${first![1]} (profile add asks for it only when standard input is a terminal).`,
+              rest.length ? [`Also missing: ${rest.map((m) => m[1]).join(', ')}.`] : [],
+            );
+          }
+          await promptMissing(opts);
+        }
+        for (const [key, option] of [...REQUIRED_ADD, ['environment', '--environment'], ['practiceTokenEnv', '--practice-token-env'], ['portalTokenEnv', '--portal-token-env']] as const)
+          if (typeof rec[key] === 'string') rec[key] = await checkAddValue(key, rec[key] as string, option);
+        const api = oneOf(opts.appointmentApi ?? '2.0.0', ['2.0.0', '1.0.0'] as const, '--appointment-api');
+        const { validateProfile, saveProfile, storePath, listProfiles, defaultProfileName } = await import('../../profiles/store.js');
+        if (!opts.force && listProfiles().some((p) => p.name === opts.name))
+          throw new UsageError(`A profile named "${opts.name}" exists already; use --force to replace it.`);
+        const input: ProfileInput = {
+          name: opts.name!,
+          ...(opts.environment ? { environment: opts.environment } : {}),
+          appointmentApi: api,
+          approvalFlow: !!opts.approvalFlow,
+          namespaces: { portal: opts.portalNamespace!, practice: opts.practiceNamespace! },
+          practice: {
+            baseUrl: opts.practiceUrl!,
+            auth: opts.practiceTokenEnv ? { type: 'bearer', tokenEnv: opts.practiceTokenEnv } : { type: 'none' },
+          },
+          portal: {
+            baseUrl: opts.portalUrl!,
+            auth: opts.portalTokenEnv ? { type: 'bearer', tokenEnv: opts.portalTokenEnv } : { type: 'none' },
+          },
+        };
+        const profile = validateProfile(input, 'the options of profile add');
+        saveProfile(profile, !!opts.default);
+        await ensurePrivate(storePath(), ctx);
+        const isDefault = defaultProfileName() === profile.name;
+        const table = await profileTable(profile, isDefault, `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`);
+        ctx.emitOne({ saved: profile.name, default: isDefault, store: storePath(), profile }, () => table);
+      }),
+    );
+
+  return cmd;
+}
