@@ -114,9 +114,9 @@ export function medicationsCommand(): Command {
   cmd
     .command('list')
     .description('list medication requests with their pharmacy (M1)')
-    .option('--param <key=value>', 'query parameter passed through, e.g. patient=pat-1 (repeatable)', collect, [])
+    .option('--param <key=value>', 'query parameter passed through, e.g. patient=pat-1 (repeatable)', collect)
     .action(
-      action(async (ctx, opts: { param: string[] }) => {
+      action(async (ctx, opts: { param?: string[] }) => {
         const { keyValues } = await import('../options.js');
         const params = keyValues(opts.param);
         const limit = ctx.limit;
@@ -160,11 +160,13 @@ export function medicationsCommand(): Command {
       'after',
       [
         '',
-        'The order is built as decisions.md §10 describes: basedOn the reordered request, medication and patient copied,',
-        'status draft, intent order, authoredOn now with the local UTC offset.',
+        'The order follows decisions.md §10: basedOn the reordered request, medication',
+        'and patient copied, status draft, intent order, authoredOn now with the local',
+        'UTC offset.',
         '',
-        'With --dry-run the M2 read of the request being reordered IS made (it changes nothing, and the order is built',
-        'from it); the M3 request is printed and not sent. With --body nothing is read.',
+        'With --dry-run the M2 read of the request being reordered IS made (it changes',
+        'nothing, and the order is built from it); the M3 request is printed, not sent.',
+        'With --body nothing is read.',
       ].join('\n'),
     )
     .action(action(async (ctx, opts: OrderOptions) => order(ctx, opts)));

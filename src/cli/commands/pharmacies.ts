@@ -9,14 +9,15 @@ export function pharmaciesCommand(): Command {
   cmd
     .command('search')
     .description('search pharmacies by identifier (M4)')
-    .option('--identifier <system|value>', 'identifier of a pharmacy, <system>|<value> (required; repeatable or a comma list)', collectList, [])
-    .addHelpText('after', '\nExample: pdesk pharmacies search --identifier "urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH002"')
+    .option('--identifier <system|value>', 'identifier of a pharmacy, <system>|<value> (required; repeatable or a comma list)', collectList)
+    .addHelpText('after', '\nExample:\n  pdesk pharmacies search --identifier "urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH002"')
     .action(
-      action(async (ctx, opts: { identifier: string[] }) => {
+      action(async (ctx, opts: { identifier?: string[] }) => {
+        const identifiers = opts.identifier ?? [];
         const { pharmacyQuery, searchPharmacies } = await import('../../core/api/medication.js');
-        pharmacyQuery(opts.identifier); // a missing or malformed identifier exits 2 before the profile is even read
+        pharmacyQuery(identifiers); // a missing or malformed identifier exits 2 before the profile is even read
         const limit = ctx.limit;
-        const rows = await searchPharmacies(await ctx.client(), opts.identifier, { limit });
+        const rows = await searchPharmacies(await ctx.client(), identifiers, { limit });
         ctx.emitList<Organization>(rows, [
           { header: 'ID', value: (o) => o.id },
           { header: 'NAME', value: (o) => o.name, flex: true },
