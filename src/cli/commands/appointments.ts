@@ -37,9 +37,9 @@ export function appointmentsCommand(): Command {
   cmd
     .command('list')
     .description('search appointments (A5); query parameters are passed through')
-    .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect, [])
+    .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect)
     .action(
-      action(async (ctx, opts: { param: string[] }) => {
+      action(async (ctx, opts: { param?: string[] }) => {
         const params = keyValues(opts.param);
         const { searchAppointments, referenceLabel, utcParts } = await import('../../core/api/appointments.js');
         const rows = await searchAppointments(await ctx.client(), params, { limit: ctx.limit });

@@ -9,9 +9,9 @@ export function practitionersCommand(): Command {
   cmd
     .command('list')
     .description('list practitioner roles (A2); query parameters are passed through')
-    .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect, [])
+    .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect)
     .action(
-      action(async (ctx, opts: { param: string[] }) => {
+      action(async (ctx, opts: { param?: string[] }) => {
         const params = keyValues(opts.param);
         const { listPractitionerRoles } = await import('../../core/api/appointments.js');
         const rows = await listPractitionerRoles(await ctx.client(), params, { limit: ctx.limit });

@@ -10,7 +10,7 @@ interface SlotsListOptions {
   to: string;
   schedule?: string;
   status?: string;
-  practitioner: string[];
+  practitioner?: string[];
 }
 
 export function slotsCommand(): Command {
@@ -23,7 +23,7 @@ export function slotsCommand(): Command {
     .requiredOption('--to <date>', 'last day, covered whole (YYYY-MM-DD, ISO 8601, today, tomorrow, +Nd)')
     .option('--schedule <id>', 'only slots of this schedule (appointment API 2.0.0)')
     .option('--status <status>', 'slot status, e.g. free or busy (appointment API 2.0.0; the server defaults to free)')
-    .option('--practitioner <id>', 'only slots of these practitioner roles (appointment API 1.0.0; repeatable or comma list)', collectList, [])
+    .option('--practitioner <id>', 'only slots of these practitioner roles (appointment API 1.0.0; repeatable or comma list)', collectList)
     .action(
       action(async (ctx, opts: SlotsListOptions) => {
         const category = systemCode(opts.serviceCategory, '--service-category');
