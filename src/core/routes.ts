@@ -63,6 +63,15 @@ export function headersFor(profile: Profile, party: Party, api?: ApiName): Recor
   return { ...(block.headers ?? {}), ...(apiBlock?.headers ?? {}) };
 }
 
+/** encodeURIComponent, but a lone surrogate (possible in server text) is a usage error, not a URIError crash. */
+function encodeText(v: string, what: string): string {
+  try {
+    return encodeURIComponent(v);
+  } catch {
+    throw new UsageError(`The value for ${what} is not valid Unicode text.`);
+  }
+}
+
 /** Fill `{name}` placeholders: operation parameters and `{portalNamespace}`, `{practiceNamespace}`, encoded. */
 export function fillTemplate(template: string, params: Record<string, string>, profile: Profile): string {
   const all: Record<string, string> = {
@@ -73,14 +82,16 @@ export function fillTemplate(template: string, params: Record<string, string>, p
   return template.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (_, name: string) => {
     const v = all[name];
     if (v === undefined) throw new UsageError(`The route template ${template} needs a value for {${name}}.`);
-    return encodeURIComponent(v);
+    // URL parsing would resolve a "." or ".." segment (even encoded as %2E) and address another resource.
+    if (v === '.' || v === '..') throw new UsageError(`The value for {${name}} cannot be "${v}".`);
+    return encodeText(v, `{${name}}`);
   });
 }
 
 /** Query string with repeated keys kept in order; `|` and `,` are encoded (%7C, %2C). */
 export function encodeQuery(query: ReadonlyArray<readonly [string, string]>): string {
   if (query.length === 0) return '';
-  return query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return query.map(([k, v]) => `${encodeText(k, 'a query parameter name')}=${encodeText(v, `the query parameter ${k}`)}`).join('&');
 }
 
 export function resolveRoute(

@@ -38,8 +38,24 @@ export function jsonPath(path: readonly PropertyKey[], prefix = '$'): string {
   return out;
 }
 
+/**
+ * A union failure (ids are string|number, the read marker is an array or one object) names the union itself;
+ * descend into the branch that got furthest into the value, so the path and message name the real problem.
+ */
+function unwrapUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  let cur = issue;
+  for (let depth = 0; depth < 8 && cur.code === 'invalid_union'; depth++) {
+    const branches = (cur as { errors?: z.core.$ZodIssue[][] }).errors ?? [];
+    let best: z.core.$ZodIssue | undefined;
+    for (const b of branches) if (b[0] && (!best || b[0].path.length > best.path.length)) best = b[0];
+    if (!best) break;
+    cur = { ...best, path: [...cur.path, ...best.path] } as z.core.$ZodIssue;
+  }
+  return cur;
+}
+
 function firstIssue(error: z.ZodError, prefix: string): { path: string; message: string; more: string[] } {
-  const issues = error.issues;
+  const issues = error.issues.map(unwrapUnion);
   const describe = (i: z.core.$ZodIssue) => {
     if (i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined) return 'required field is missing';
     return i.message;
