@@ -4,10 +4,12 @@ import { apiCommand } from './api.js';
 import { appointmentTypesCommand } from './appointment-types.js';
 import { appointmentsCommand } from './appointments.js';
 import { medicationsCommand } from './medications.js';
+import { notificationsCommand } from './notifications.js';
 import { pharmaciesCommand } from './pharmacies.js';
 import { profileCommand } from './profile.js';
+import { sandboxCommand } from './sandbox.js';
 import { practitionersCommand } from './practitioners.js';
 import { schedulesCommand } from './schedules.js';
 import { slotsCommand } from './slots.js';
 
-export const commands: Array<() => Command> = [profileCommand, apiCommand, appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand];
+export const commands: Array<() => Command> = [profileCommand, apiCommand, appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand, notificationsCommand, sandboxCommand];

@@ -1,0 +1,162 @@
+/**
+ * `pdesk sandbox` — the embedded practice system + portal (src/sandbox). Starts it, prints its URL and a ready
+ * profile, and stays up until SIGINT/SIGTERM.
+ */
+import { Command } from 'commander';
+import type { ProfileInput } from '../../profiles/schema.js';
+import { action } from '../context.js';
+
+interface SandboxCliOptions {
+  port: string;
+  host: string;
+  appointmentApi: string;
+  approvalFlow?: boolean;
+  latency?: string;
+  failRate?: string;
+  pushTo?: string;
+  tokenEnv?: string;
+  replyDelay?: string;
+  profileOut?: string;
+}
+
+export const DEFAULT_SANDBOX_PORT = 4010;
+
+export function sandboxCommand(): Command {
+  return new Command('sandbox')
+    .description('run the embedded practice system (/practice) and portal (/portal) for demos and tests')
+    .option('--port <n>', `port to listen on (0 = any free port)`, String(DEFAULT_SANDBOX_PORT))
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--appointment-api <version>', 'appointment API version: 2.0.0 or 1.0.0', '2.0.0')
+    .option('--approval-flow', 'practitioners must approve bookings (participant status needs-action)')
+    .option('--latency <ms>', 'delay every answer by this many milliseconds')
+    .option('--fail-rate <r>', 'share of requests (0..1) answered 503 before any change')
+    .option('--push-to <url>', 'portal base URL to push chat replies and demo pushes to (e.g. the URL of `pdesk listen`/portal)')
+    .option('--token-env <name>', 'require Authorization: Bearer <token>, the token read from this environment variable')
+    .option('--reply-delay <ms>', 'delay of the automatic chat reply to a C1 (default 1500)')
+    .option('--profile-out <file>', 'also write the ready profile to this file')
+    .action(
+      action(async (ctx, opts: SandboxCliOptions) => {
+        const { UsageError } = await import('../../core/errors.js');
+        const { oneOf, positiveInt } = await import('../options.js');
+        const port = positiveInt(opts.port, '--port', { allowZero: true });
+        if (port > 65535) throw new UsageError(`--port must be between 0 and 65535, not "${opts.port}".`);
+        const host = opts.host.trim();
+        if (!host) throw new UsageError('--host must not be empty.');
+        const appointmentApi = oneOf(opts.appointmentApi, ['2.0.0', '1.0.0'] as const, '--appointment-api');
+        const latencyMs = opts.latency === undefined ? 0 : positiveInt(opts.latency, '--latency', { allowZero: true });
+        const replyDelayMs = opts.replyDelay === undefined ? undefined : positiveInt(opts.replyDelay, '--reply-delay', { allowZero: true });
+        let failRate = 0;
+        if (opts.failRate !== undefined) {
+          failRate = Number(opts.failRate);
+          if (opts.failRate.trim() === '' || !Number.isFinite(failRate) || failRate < 0 || failRate > 1)
+            throw new UsageError(`--fail-rate must be a number from 0 to 1, not "${opts.failRate}".`);
+        }
+        if (opts.pushTo !== undefined) {
+          let ok = false;
+          try {
+            ok = /^https?:$/.test(new URL(opts.pushTo).protocol);
+          } catch {
+            /* not a URL */
+          }
+          if (!ok) throw new UsageError(`--push-to must be an http:// or https:// URL, not "${opts.pushTo}".`);
+        }
+        let token: string | undefined;
+        if (opts.tokenEnv !== undefined) {
+          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.tokenEnv))
+            throw new UsageError(`--token-env must be an environment variable name, not "${opts.tokenEnv}".`);
+          token = process.env[opts.tokenEnv];
+          if (!token) throw new UsageError(`--token-env ${opts.tokenEnv}: that environment variable is not set or empty.`);
+          const { registerSecret } = await import('../../core/redact.js');
+          registerSecret(token);
+        }
+
+        const { startSandbox } = await import('../../sandbox/server.js');
+        const { sandboxProfile } = await import('../../sandbox/profile.js');
+        let sandbox;
+        try {
+          sandbox = await startSandbox({
+            port,
+            host,
+            appointmentApi,
+            approvalFlow: !!opts.approvalFlow,
+            latencyMs,
+            failRate,
+            pushTo: opts.pushTo,
+            replyDelayMs,
+            token,
+          });
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'EADDRINUSE')
+            throw new UsageError(`--port ${port} is already in use: choose another port, or --port 0 for any free one.`);
+          if (code === 'EACCES') throw new UsageError(`--port ${port} needs privileges this process does not have: choose a port above 1023.`);
+          if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+            throw new UsageError(`--host ${host} is not an address of this machine.`);
+          throw e;
+        }
+
+        const profile: ProfileInput = sandboxProfile(sandbox.url, { appointmentApi, approvalFlow: !!opts.approvalFlow });
+        if (opts.tokenEnv) {
+          profile.practice.auth = { type: 'bearer', tokenEnv: opts.tokenEnv };
+          profile.portal.auth = { type: 'bearer', tokenEnv: opts.tokenEnv };
+        }
+        if (opts.profileOut) {
+          const { writeFileSync } = await import('node:fs');
+          try {
+            writeFileSync(opts.profileOut, `${JSON.stringify(profile, null, 2)}\n`, { mode: 0o600 });
+          } catch (e) {
+            await sandbox.close();
+            throw new UsageError(`--profile-out: cannot write ${opts.profileOut} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+          }
+        }
+
+        ctx.keepAlive = true;
+        let stopping = false;
+        const stop = () => {
+          if (stopping) return;
+          stopping = true;
+          sandbox
+            .close()
+            .catch(() => undefined)
+            .finally(() => process.exit(0));
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+
+        const info = {
+          url: sandbox.url,
+          practice: `${sandbox.url}/practice`,
+          portal: `${sandbox.url}/portal`,
+          appointmentApi,
+          approvalFlow: !!opts.approvalFlow,
+          pushTo: opts.pushTo ?? `${sandbox.url}/portal`,
+          profile,
+        };
+        if (ctx.format !== 'table') {
+          // One line, so a script can read the first line of output while the sandbox keeps running.
+          ctx.out(JSON.stringify(info));
+          return;
+        }
+        const file = opts.profileOut ?? 'sandbox-profile.json';
+        const lines = [
+          `pdesk sandbox listening on ${sandbox.url}`,
+          `  practice system: ${info.practice}`,
+          `  portal:          ${info.portal}`,
+          `  appointment API ${appointmentApi}, approval flow ${opts.approvalFlow ? 'on' : 'off'}` +
+            (latencyMs ? `, latency ${latencyMs} ms` : '') +
+            (failRate ? `, fail rate ${failRate}` : '') +
+            (token ? `, bearer token from $${opts.tokenEnv}` : ''),
+          opts.pushTo
+            ? `  chat replies and demo pushes go to ${info.pushTo}`
+            : `  automatic chat replies go to its own portal (--push-to sends them elsewhere)`,
+          '',
+          opts.profileOut ? `Profile written to ${opts.profileOut}:` : `Profile (save it as ${file}):`,
+          JSON.stringify(profile, null, 2),
+          '',
+          `Import it with: pdesk profile import ${file} --default`,
+          'Press Ctrl-C to stop.',
+        ];
+        ctx.out(lines.join('\n'));
+      }),
+    );
+}
