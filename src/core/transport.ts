@@ -59,6 +59,8 @@ export function isIdempotent(method: string): boolean {
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  // Only an HTTP date (every form starts with a day name): Date.parse also reads "1.5" or "-1" as dates in 2001.
+  if (!/^[A-Za-z]{3,9},? /.test(value.trim())) return undefined;
   const t = Date.parse(value);
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
