@@ -11,5 +11,6 @@ import { sandboxCommand } from './sandbox.js';
 import { practitionersCommand } from './practitioners.js';
 import { schedulesCommand } from './schedules.js';
 import { slotsCommand } from './slots.js';
+import { tuiCommand } from './tui.js';
 
-export const commands: Array<() => Command> = [profileCommand, apiCommand, appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand, notificationsCommand, sandboxCommand];
+export const commands: Array<() => Command> = [profileCommand, apiCommand, appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand, notificationsCommand, sandboxCommand, tuiCommand];

@@ -1,0 +1,47 @@
+/**
+ * `pdesk tui [--sandbox] [--listen [port]]` (and `pdesk` alone): the interactive terminal desk. Ink and React
+ * load only here, with `await import`. Without a terminal on stdin and stdout it says how to use the
+ * subcommands instead and exits 2.
+ */
+import { Command } from 'commander';
+import { action } from '../context.js';
+
+export const NOT_A_TTY_HINT = [
+  'Use the subcommands instead, for example:',
+  '  pdesk slots list --service-category <system|code> --from today --to +7d',
+  '  pdesk appointments list',
+  '  pdesk appointments book --patient <id> --comment <text> --slot-json <file|->',
+  '  pdesk chat threads · pdesk notifications send … · pdesk medications list',
+  'Run `pdesk --help` for every command.',
+];
+
+export function tuiCommand(): Command {
+  return new Command('tui')
+    .description('open the interactive terminal desk (the default when pdesk runs without a command on a terminal)')
+    .option('--sandbox', 'start the embedded sandbox in-process on a free port and open it (saved profiles are untouched)')
+    .option('--listen [port]', 'run the push receiver in-process (C1–C5 into the thread store)')
+    .action(
+      action(async (ctx, opts: { sandbox?: boolean; listen?: string | boolean }) => {
+        const { UsageError } = await import('../../core/errors.js');
+        if (!process.stdin.isTTY || !process.stdout.isTTY)
+          throw new UsageError('pdesk tui needs a terminal: standard input and output must both be a TTY.', NOT_A_TTY_HINT);
+        let listen: number | true | undefined;
+        if (opts.listen === true) listen = true;
+        else if (typeof opts.listen === 'string') {
+          const { positiveInt } = await import('../options.js');
+          listen = positiveInt(opts.listen, '--listen', { allowZero: true });
+          if (listen > 65535) throw new UsageError(`--listen must be a port between 0 and 65535, not "${opts.listen}".`);
+        }
+        const { runTui } = await import('../../tui/main.js');
+        // runTui exits the process itself once the terminal is restored; an error before the first frame
+        // (no such profile, sandbox cannot start) goes back to the entry point with its exit code.
+        ctx.keepAlive = true;
+        try {
+          await runTui({ profileName: ctx.globals.profile, sandbox: !!opts.sandbox, listen, verbose: !!ctx.globals.verbose });
+        } catch (e) {
+          ctx.keepAlive = false;
+          throw e;
+        }
+      }),
+    );
+}

@@ -1,0 +1,424 @@
+/**
+ * The TUI root: key router, desk (profile, client, status), layout (header, tabs, screen, status line, key
+ * hints), navigation (1–5, `:` palette, Esc back, `?` help, q quit) and the no-profile welcome. The frame is
+ * always `rows − 1` lines: Ink clears the whole terminal on every frame when it is taller (stack.md).
+ */
+import { Box, Text, useApp, useInput, useStdin } from 'ink';
+import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { PdeskClient } from '../core/client.js';
+import type { Profile } from '../profiles/schema.js';
+import { DeskProvider, errorText, useDesk, useDeskStatus } from './desk.js';
+import { fit } from './format.js';
+import { type Binding, KeyRouterProvider, ScopeContext, keyLabel, useKeyRouter, useKeyRouterState, useKeys, useKeysVersion } from './keys.js';
+import { EDIT_KEYS, type LineState, editLine, lineView } from './components/line-editor.js';
+import { SCREENS, type ScreenId, screenFor } from './screens/index.js';
+import { type Size, SizeContext, useTerminalSize } from './terminal.js';
+
+export interface StartedSandbox {
+  profile: Profile;
+  sandbox: { url: string };
+  receiver?: { url: string };
+}
+
+export interface RootProps {
+  /** The profile to open; undefined shows the welcome (offer the sandbox, or `pdesk profile import`). */
+  profile?: Profile;
+  /** Start an embedded sandbox (welcome screen `s`). */
+  startSandbox?: () => Promise<StartedSandbox>;
+  receiver?: { url: string };
+  sandbox?: { url: string };
+  configDir?: string;
+  makeClient?: (p: Profile) => PdeskClient;
+  loadProfile?: (name: string) => Promise<Profile>;
+  /** A fixed terminal size (tests, benches). */
+  size?: Size;
+  initialScreen?: ScreenId;
+  /** Called after `q` / Ctrl-C; default: Ink's exit(). */
+  onQuit?: () => void;
+}
+
+/** Lines around the screen: header, tabs, status, hints. */
+export const CHROME_LINES = 4;
+
+export function Root(p: RootProps) {
+  const app = useApp();
+  const quit = useCallback(() => (p.onQuit ? p.onQuit() : app.exit()), [p.onQuit, app]);
+  const { router, version } = useKeyRouterState(quit);
+  const { isRawModeSupported } = useStdin();
+  useInput((input, key) => router.dispatch(input, key), { isActive: isRawModeSupported === true });
+  const [started, setStarted] = useState<StartedSandbox | undefined>();
+  const profile = started?.profile ?? p.profile;
+  return (
+    <SizeContext.Provider value={p.size}>
+      <KeyRouterProvider router={router} version={version}>
+        {profile ? (
+          <DeskProvider
+            profile={profile}
+            makeClient={p.makeClient}
+            loadProfile={p.loadProfile}
+            receiver={started?.receiver ?? p.receiver}
+            sandbox={started?.sandbox ?? p.sandbox}
+            configDir={p.configDir}
+          >
+            {() => <Shell initialScreen={p.initialScreen} quit={quit} />}
+          </DeskProvider>
+        ) : (
+          <Welcome startSandbox={p.startSandbox} onStarted={setStarted} quit={quit} />
+        )}
+      </KeyRouterProvider>
+    </SizeContext.Provider>
+  );
+}
+
+function Welcome(p: { startSandbox?: () => Promise<StartedSandbox>; onStarted: (s: StartedSandbox) => void; quit: () => void }) {
+  const { columns, rows } = useTerminalSize();
+  const [msg, setMsg] = useState<string | undefined>();
+  const start = async () => {
+    if (!p.startSandbox) return;
+    setMsg('Starting the sandbox…');
+    try {
+      p.onStarted(await p.startSandbox());
+    } catch (e) {
+      setMsg(errorText(e));
+    }
+  };
+  useKeys(
+    [
+      { keys: ['s', 'enter'], label: 'start a sandbox', run: () => void start() },
+      { keys: ['q', 'esc'], label: 'quit', run: () => p.quit() },
+    ],
+    { layer: 'modal', capture: true },
+  );
+  const lines = [
+    'pdesk — no profile yet',
+    '',
+    'There is no saved profile to open.',
+    '',
+    p.startSandbox ? '  s   start an embedded sandbox (practice system + portal) and open it here' : '',
+    '  q   quit, then add a profile:',
+    '        pdesk profile import <file.json> --default   (examples in profiles/)',
+    '        pdesk profile add',
+    '',
+    msg ?? '',
+  ];
+  return (
+    <Box flexDirection="column" height={rows - 1} overflow="hidden">
+      {lines.slice(0, rows - 1).map((l, i) => (
+        <Text key={i} bold={i === 0} color={i === lines.length - 1 ? 'yellow' : undefined} wrap="truncate">
+          {fit(l, columns) || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+type Overlay = { kind: 'help'; sections: HelpSection[] } | { kind: 'palette' } | undefined;
+
+interface HelpSection {
+  title: string;
+  rows: Array<[string, string]>;
+}
+
+function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
+  const desk = useDesk();
+  const router = useKeyRouter();
+  const { columns, rows } = useTerminalSize();
+  const [current, setCurrent] = useState<ScreenId>(p.initialScreen ?? 'slots');
+  const [visited, setVisited] = useState<ScreenId[]>([p.initialScreen ?? 'slots']);
+  const history = useRef<ScreenId[]>([]);
+  const [overlay, setOverlay] = useState<Overlay>();
+
+  const show = useCallback(
+    (id: ScreenId, o: { back?: boolean } = {}) => {
+      setCurrent((cur) => {
+        if (cur !== id && !o.back) history.current.push(cur);
+        return id;
+      });
+      setVisited((v) => (v.includes(id) ? v : [...v, id]));
+    },
+    [],
+  );
+
+  const openHelp = () => {
+    const screen = SCREENS.find((s) => s.id === current)!;
+    const seen = new Set<string>();
+    const mine: Array<[string, string]> = [];
+    const global: Array<[string, string]> = [];
+    for (const r of router.active()) {
+      for (const b of r.bindings) {
+        const text = b.help ?? b.label;
+        if (!text) continue;
+        const keys = b.keys.map(keyLabel).join(' ');
+        if (seen.has(keys)) continue;
+        seen.add(keys);
+        (r.layer === 'global' ? global : mine).push([keys, text]);
+      }
+    }
+    setOverlay({
+      kind: 'help',
+      sections: [
+        { title: `${screen.title} screen`, rows: mine },
+        { title: 'Everywhere', rows: [...global, ['^C', 'quit']] },
+      ],
+    });
+  };
+
+  const globalKeys: Binding[] = [
+    ...SCREENS.map<Binding>((s) => ({ keys: [s.key], help: `${s.title} screen (:${s.command})`, run: () => show(s.id) })),
+    { keys: [':'], label: 'cmd', help: 'command palette: :slots :appointments :chat :notify :meds :profile <name> :q', run: () => setOverlay({ kind: 'palette' }) },
+    { keys: ['?'], label: 'help', help: 'this help', run: openHelp },
+    {
+      keys: ['esc'],
+      help: 'back (to the previous screen)',
+      run: () => {
+        const prev = history.current.pop();
+        if (prev) show(prev, { back: true });
+      },
+    },
+    { keys: ['q'], label: 'quit', help: 'quit', run: () => p.quit() },
+  ];
+  useKeys(globalKeys, { layer: 'global' });
+
+  const runCommand = (line: string) => {
+    const [cmd = '', ...rest] = line.trim().replace(/^:/, '').split(/\s+/);
+    const arg = rest.join(' ');
+    if (!cmd) return;
+    if (cmd === 'q' || cmd === 'quit') return p.quit();
+    if (cmd === 'profile' || cmd === 'ctx') {
+      if (!arg) return desk.error(':profile needs a profile name, e.g. :profile test.');
+      if (arg === desk.profile.name) return desk.info(`Already on profile ${arg}.`);
+      void desk.switchProfile(arg);
+      return;
+    }
+    if (cmd === 'help') return openHelp();
+    const s = screenFor(cmd);
+    if (s) return show(s.id);
+    desk.error(`Unknown command :${cmd} (try :slots, :appointments, :chat, :notify, :meds, :profile <name>, :q).`);
+  };
+
+  const frame = Math.max(CHROME_LINES + 1, rows - 1);
+  const bodyHeight = frame - CHROME_LINES;
+  const width = Math.max(20, columns);
+  const generation = `${desk.profile.name}`;
+
+  return (
+    <Box flexDirection="column" width={width} height={frame} overflow="hidden">
+      <Header width={width} />
+      <Tabs current={current} width={width} />
+      <Box key={generation} flexDirection="column" height={bodyHeight} overflow="hidden">
+        {overlay?.kind === 'help' ? (
+          <ScopeContext.Provider value={{ scope: 'help', shown: true }}>
+            <HelpOverlay sections={overlay.sections} width={width} height={bodyHeight} onClose={() => setOverlay(undefined)} />
+          </ScopeContext.Provider>
+        ) : null}
+        {SCREENS.filter((s) => visited.includes(s.id)).map((s) => {
+          const shown = s.id === current && overlay?.kind !== 'help';
+          const C = s.component;
+          return (
+            <Box key={s.id} display={shown ? 'flex' : 'none'} flexDirection="column" height={bodyHeight} overflow="hidden">
+              <ScopeContext.Provider value={{ scope: s.id, shown: s.id === current }}>
+                <C width={width} height={bodyHeight} />
+              </ScopeContext.Provider>
+            </Box>
+          );
+        })}
+      </Box>
+      <StatusLine width={width} />
+      {overlay?.kind === 'palette' ? (
+        <Palette
+          width={width}
+          onDone={(line) => {
+            setOverlay(undefined);
+            if (line !== undefined) runCommand(line);
+          }}
+        />
+      ) : (
+        <HintLine width={width} />
+      )}
+    </Box>
+  );
+}
+
+function Header({ width }: { width: number }) {
+  const { profile, receiver, sandbox } = useDesk();
+  const { connection, lastMs } = useDeskStatus();
+  const env = profile.environment ?? 'no environment';
+  const prod = /^prod(uction)?$/i.test(profile.environment ?? '');
+  const conn = connection === 'online' ? `● online${lastMs !== undefined ? ` ${lastMs} ms` : ''}` : connection === 'offline' ? '● offline' : '○ not checked';
+  const extra = [sandbox ? 'sandbox in-process' : '', receiver ? `receiving ${receiver.url}` : ''].filter(Boolean).join(' · ');
+  const fixed = ` pdesk  ${profile.name}  ${prod ? ` ${env.toUpperCase()} ` : `[${env}]`}  appt API ${profile.appointmentApi}  `;
+  const rest = Math.max(0, width - fixed.length - conn.length);
+  return (
+    <Text wrap="truncate">
+      <Text bold> pdesk </Text>
+      <Text bold color="cyan">
+        {' '}
+        {profile.name}{' '}
+      </Text>
+      {prod ? (
+        <Text bold color="white" backgroundColor="red">
+          {` ${env.toUpperCase()} `}
+        </Text>
+      ) : (
+        <Text color="green">[{env}]</Text>
+      )}
+      <Text>{`  appt API ${profile.appointmentApi}  `}</Text>
+      <Text color={connection === 'online' ? 'green' : connection === 'offline' ? 'red' : 'gray'}>{conn}</Text>
+      <Text dimColor>{extra ? fit(`  ${extra}`, rest) : ''}</Text>
+    </Text>
+  );
+}
+
+function Tabs({ current, width }: { current: ScreenId; width: number }) {
+  const { profile } = useDesk();
+  const prod = /^prod(uction)?$/i.test(profile.environment ?? '');
+  let used = 0;
+  return (
+    <Text wrap="truncate">
+      {SCREENS.map((s) => {
+        const label = ` ${s.key} ${s.title} `;
+        used += label.length + 1;
+        if (used > width) return null;
+        const on = s.id === current;
+        return (
+          <Text key={s.id}>
+            <Text inverse={on} bold={on} color={on && prod ? 'red' : undefined} dimColor={!on}>
+              {label}
+            </Text>{' '}
+          </Text>
+        );
+      })}
+    </Text>
+  );
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+function StatusLine({ width }: { width: number }) {
+  const { status, busy } = useDeskStatus();
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!busy) return;
+    const t = setInterval(() => setTick((n) => n + 1), 120);
+    return () => clearInterval(t);
+  }, [busy]);
+  if (busy) {
+    const secs = ((Date.now() - busy.started) / 1000).toFixed(1);
+    return (
+      <Text color="yellow" wrap="truncate">
+        {fit(`${SPINNER[tick % SPINNER.length]} ${busy.label}… ${secs} s  (Esc to abandon)`, width)}
+      </Text>
+    );
+  }
+  if (!status) return <Text> </Text>;
+  const color = status.kind === 'error' ? 'red' : status.kind === 'ok' ? 'green' : undefined;
+  return (
+    <Text color={color} wrap="truncate">
+      {fit(`${status.kind === 'error' ? '✗ ' : status.kind === 'ok' ? '✓ ' : ''}${status.text}`, width)}
+    </Text>
+  );
+}
+
+/** Labeled bindings of the topmost capture group, then the rest down to the global keys. */
+function HintLine({ width }: { width: number }) {
+  useKeysVersion();
+  const router = useKeyRouter();
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const r of router.active()) {
+    for (const b of r.bindings) {
+      if (!b.label) continue;
+      const keys = b.keys.filter((k) => k !== 'text').map(keyLabel).slice(0, 2).join('/');
+      if (seen.has(keys)) continue;
+      seen.add(keys);
+      parts.push(`${keys} ${b.label}`);
+    }
+    if (r.capture) break;
+  }
+  const text = parts.join('  ');
+  return (
+    <Text dimColor wrap="truncate">
+      {fit(` ${text}`, width)}
+    </Text>
+  );
+}
+
+function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number; onClose: () => void }) {
+  const lines = useMemo(() => {
+    const out: Array<{ text: string; head?: boolean }> = [];
+    for (const s of p.sections) {
+      if (out.length) out.push({ text: '' });
+      out.push({ text: s.title, head: true });
+      const kw = Math.min(16, Math.max(6, ...s.rows.map(([k]) => k.length)));
+      for (const [k, t] of s.rows) out.push({ text: `  ${k.padEnd(kw)}  ${t}` });
+    }
+    return out;
+  }, [p.sections]);
+  const [top, setTop] = useState(0);
+  const room = Math.max(1, p.height - 1);
+  const maxTop = Math.max(0, lines.length - room);
+  const scroll = (d: number) => setTop((t) => Math.max(0, Math.min(maxTop, t + d)));
+  useKeys(
+    [
+      { keys: ['esc', '?', 'q', 'enter'], label: 'close help', run: () => p.onClose() },
+      { keys: ['down', 'j'], label: 'scroll', run: () => scroll(1) },
+      { keys: ['up', 'k'], run: () => scroll(-1) },
+      { keys: ['pgdn'], run: () => scroll(room) },
+      { keys: ['pgup'], run: () => scroll(-room) },
+    ],
+    { layer: 'modal', capture: true },
+  );
+  const shown = lines.slice(top, top + room);
+  return (
+    <Box flexDirection="column" height={p.height} overflow="hidden">
+      <Text bold color="cyan" wrap="truncate">
+        {fit(`Help — keys${maxTop ? ` (${top + 1}–${top + shown.length} of ${lines.length}, ↑↓ to scroll)` : ''}`, p.width)}
+      </Text>
+      {shown.map((l, i) => (
+        <Text key={i} bold={l.head} wrap="truncate">
+          {fit(l.text, p.width) || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+const COMMANDS = [...SCREENS.map((s) => s.command), 'profile ', 'help', 'quit'];
+
+function Palette(p: { width: number; onDone: (line: string | undefined) => void }) {
+  const [s, setS] = useState<LineState>({ value: '', cursor: 0 });
+  useKeys(
+    [
+      { keys: ['enter'], label: 'run', run: () => p.onDone(s.value) },
+      { keys: ['esc'], label: 'close', run: () => p.onDone(undefined) },
+      {
+        keys: ['tab'],
+        label: 'complete',
+        run: () => {
+          const hit = COMMANDS.find((c) => c.startsWith(s.value.trim()));
+          if (hit) setS({ value: hit, cursor: hit.length });
+        },
+      },
+      {
+        keys: [...EDIT_KEYS],
+        run: (input, key) => {
+          const next = editLine(s, input, key, 200);
+          if (!next) return false;
+          setS(next);
+        },
+      },
+    ],
+    { layer: 'modal', capture: true },
+  );
+  const [a, b, c] = lineView(s, Math.max(1, p.width - 2));
+  const hint = COMMANDS.filter((c) => c.startsWith(s.value.trim()) && s.value.trim() !== c.trim()).slice(0, 6).join('  ');
+  return (
+    <Text wrap="truncate">
+      <Text color="yellow">:</Text>
+      {a}
+      <Text inverse>{b}</Text>
+      {c}
+      <Text dimColor>{fit(`   ${hint}`, Math.max(0, p.width - 2 - a.length - c.length - 1))}</Text>
+    </Text>
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * A form of text and choice fields. Controlled: the parent owns `values`, so what the operator typed survives
+ * an error (keep the form open and show the error in the status line). While active the form captures every
+ * key: typing `q` or `j` types it. Enter moves to the next field and submits on the last; Tab/↓ and S-Tab/↑
+ * move; ←/→ or Space change a choice; Esc cancels.
+ */
+import { Box, Text } from 'ink';
+import React, { useState } from 'react';
+import { fit } from '../format.js';
+import { useKeys } from '../keys.js';
+import { EDIT_KEYS, editLine, lineView } from './line-editor.js';
+
+export interface FormField {
+  name: string;
+  label: string;
+  /** Default 'text'. */
+  kind?: 'text' | 'choice';
+  /** Values of a choice field. */
+  options?: readonly string[];
+  /** Dim text shown in an empty text field. */
+  placeholder?: string;
+  /** One dim line under the field. */
+  note?: string;
+}
+
+export type FormValues = Record<string, string>;
+
+export interface FormProps {
+  title: string;
+  fields: readonly FormField[];
+  values: FormValues;
+  onChange: (values: FormValues) => void;
+  onSubmit: (values: FormValues) => void;
+  onCancel: () => void;
+  width: number;
+  height: number;
+  /** Hint-line label of the submitting Enter (default "submit"). */
+  submitLabel?: string;
+  /** Lines shown above the fields (context, e.g. the slot being booked). */
+  intro?: readonly string[];
+  active?: boolean;
+}
+
+export function Form(p: FormProps) {
+  const [focus, setFocus] = useState(0);
+  const [cursors, setCursors] = useState<Record<string, number>>({});
+  const active = p.active ?? true;
+  const field = p.fields[Math.min(focus, p.fields.length - 1)]!;
+  const last = focus >= p.fields.length - 1;
+  const value = p.values[field.name] ?? '';
+  const cursor = Math.min(cursors[field.name] ?? value.length, value.length);
+  const move = (d: number) => setFocus((f) => (f + d + p.fields.length) % p.fields.length);
+  const cycle = (d: number) => {
+    const opts = field.options ?? [];
+    if (!opts.length) return;
+    const i = opts.indexOf(value);
+    p.onChange({ ...p.values, [field.name]: opts[(i + d + opts.length) % opts.length]! });
+  };
+
+  useKeys(
+    [
+      { keys: ['enter'], label: last ? p.submitLabel ?? 'submit' : 'next', help: 'next field; on the last field submit', run: () => (last ? p.onSubmit(p.values) : move(1)) },
+      { keys: ['tab', 'down'], label: 'field', help: 'next field', run: () => move(1) },
+      { keys: ['shift-tab', 'up'], help: 'previous field', run: () => move(-1) },
+      { keys: ['esc'], label: 'cancel', help: 'close the form', run: () => p.onCancel() },
+      {
+        keys: ['left', 'right', 'space', 'text'],
+        help: field.kind === 'choice' ? 'change the choice' : undefined,
+        run: (input, key) => {
+          if (field.kind !== 'choice') return false;
+          if (key.leftArrow) cycle(-1);
+          else if (key.rightArrow || input === ' ') cycle(1);
+          else {
+            // Typing the first letter of an option picks it.
+            const hit = (field.options ?? []).find((o) => o.toLowerCase().startsWith(input.toLowerCase()));
+            if (hit) p.onChange({ ...p.values, [field.name]: hit });
+          }
+        },
+      },
+      {
+        keys: [...EDIT_KEYS],
+        help: 'edit the text (←→ Home End, Bksp, ^U ^K ^W)',
+        run: (input, key) => {
+          if (field.kind === 'choice') return false;
+          const next = editLine({ value, cursor }, input, key);
+          if (!next) return false;
+          setCursors((c) => ({ ...c, [field.name]: next.cursor }));
+          if (next.value !== value) p.onChange({ ...p.values, [field.name]: next.value });
+        },
+      },
+    ],
+    { layer: 'input', capture: true, active },
+  );
+
+  const labelW = Math.min(18, Math.max(...p.fields.map((f) => f.label.length)) + 1);
+  const inputW = Math.max(4, p.width - labelW - 5);
+  const lines: React.ReactNode[] = [
+    <Text key="title" bold wrap="truncate">
+      {fit(p.title, p.width)}
+    </Text>,
+  ];
+  for (const [i, l] of (p.intro ?? []).entries())
+    lines.push(
+      <Text key={`intro${i}`} dimColor wrap="truncate">
+        {fit(l, p.width)}
+      </Text>,
+    );
+  lines.push(<Text key="gap"> </Text>);
+  p.fields.forEach((f, i) => {
+    const focused = i === focus && active;
+    const v = p.values[f.name] ?? '';
+    let body: React.ReactNode;
+    if (f.kind === 'choice') {
+      body = (
+        <Text>
+          {(f.options ?? []).map((o, j) => (
+            <Text key={o} inverse={o === v && focused} bold={o === v} dimColor={o !== v}>
+              {j ? ' ' : ''}
+              {o === v ? `[${o}]` : ` ${o} `}
+            </Text>
+          ))}
+        </Text>
+      );
+    } else if (focused) {
+      const [a, b, c] = lineView({ value: v, cursor: i === focus ? cursor : v.length }, inputW);
+      body = (
+        <Text>
+          {a}
+          <Text inverse>{b}</Text>
+          {c}
+          {!v && f.placeholder ? <Text dimColor>{fit(f.placeholder, inputW - 1)}</Text> : null}
+        </Text>
+      );
+    } else body = v ? <Text>{fit(v, inputW)}</Text> : <Text dimColor>{fit(f.placeholder ?? '', inputW)}</Text>;
+    lines.push(
+      <Text key={f.name} wrap="truncate">
+        <Text color={focused ? 'cyan' : undefined}>{focused ? '› ' : '  '}</Text>
+        <Text bold={focused}>{fit(f.label, labelW, true)}</Text>
+        {'  '}
+        {body}
+      </Text>,
+    );
+    if (f.note)
+      lines.push(
+        <Text key={`${f.name}-note`} dimColor wrap="truncate">
+          {fit(`${' '.repeat(labelW + 4)}${f.note}`, p.width)}
+        </Text>,
+      );
+  });
+  return (
+    <Box flexDirection="column" height={p.height} overflow="hidden">
+      {lines.slice(0, p.height)}
+    </Box>
+  );
+}

@@ -1,0 +1,254 @@
+/**
+ * Windowed list: renders only the rows that fit (10,000 items scroll without lag), optional group headings
+ * (e.g. slots by day), `/` filter, ↑↓ j k, PgUp PgDn, Home End (g G), Enter to open. Its height is exactly
+ * `height` lines, whatever the number of items.
+ */
+import { Box, Text } from 'ink';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
+import { fit } from '../format.js';
+import { type Binding, useKeys } from '../keys.js';
+import { EDIT_KEYS, type LineState, editLine, lineView } from './line-editor.js';
+
+export interface ListViewProps<T> {
+  items: readonly T[];
+  /** Lines the list may use, including its title and filter lines. */
+  height: number;
+  width: number;
+  /** One line per item (it is cut to the width). */
+  render: (item: T, width: number) => string;
+  /** Text the `/` filter matches (case-insensitive); default: the rendered line. */
+  filterText?: (item: T) => string;
+  /** Group heading of an item; items must already be ordered by group. */
+  groupOf?: (item: T) => string;
+  renderGroup?: (group: string, count: number) => string;
+  /** Title line (left) — the position `n/total` is shown on the right. */
+  title?: string;
+  /** Column header line under the title. */
+  header?: string;
+  onOpen?: (item: T) => void;
+  /** Hint-line label of Enter (default "open"); undefined onOpen hides it. */
+  openLabel?: string;
+  /** Called when the selected item changes. */
+  onSelect?: (item: T | undefined) => void;
+  /** Shown when there are no items. */
+  empty?: string;
+  /** Keys are active (default true). */
+  active?: boolean;
+  /** Key of an item, to keep the selection on the same item when the list changes. */
+  itemKey?: (item: T) => string;
+}
+
+type Row<T> = { group: string; count: number; item?: undefined } | { item: T; group?: undefined; count?: undefined };
+
+interface View {
+  sel: number;
+  top: number;
+}
+
+export function ListView<T>(p: ListViewProps<T>) {
+  const [filter, setFilter] = useState<LineState>({ value: '', cursor: 0 });
+  const [editing, setEditing] = useState(false);
+  const active = p.active ?? true;
+
+  const lowered = useMemo(() => {
+    const f = p.filterText ?? ((x: T) => p.render(x, 200));
+    return p.items.map((x) => f(x).toLowerCase());
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [p.items]);
+
+  const rows = useMemo<Row<T>[]>(() => {
+    const needle = filter.value.trim().toLowerCase();
+    const kept: T[] = [];
+    for (let i = 0; i < p.items.length; i++) if (!needle || lowered[i]!.includes(needle)) kept.push(p.items[i]!);
+    if (!p.groupOf) return kept.map((item) => ({ item }));
+    const out: Row<T>[] = [];
+    let current: { group: string; count: number } | undefined;
+    for (const item of kept) {
+      const g = p.groupOf(item);
+      if (!current || current.group !== g) {
+        current = { group: g, count: 0 };
+        out.push(current);
+      }
+      current.count++;
+      out.push({ item });
+    }
+    return out;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [p.items, lowered, filter.value, p.groupOf]);
+
+  const itemCount = useMemo(() => rows.reduce((n, r) => (r.item !== undefined ? n + 1 : n), 0), [rows]);
+  const showFilter = editing || filter.value !== '';
+  const chrome = (p.title !== undefined ? 1 : 0) + (p.header !== undefined ? 1 : 0) + (showFilter ? 1 : 0);
+  const visible = Math.max(1, p.height - chrome);
+
+  const firstSel = (from: number, dir: 1 | -1): number => {
+    for (let i = from; i >= 0 && i < rows.length; i += dir) if (rows[i]!.item !== undefined) return i;
+    return -1;
+  };
+
+  const [view, setView] = useState<View>({ sel: -1, top: 0 });
+
+  // Keep the view valid when rows change: same item if possible, else the first item.
+  const lastKey = useRef<string | undefined>(undefined);
+  const normalized = useMemo<View>(() => {
+    let sel = view.sel;
+    if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
+      let found = -1;
+      if (lastKey.current !== undefined && p.itemKey) found = rows.findIndex((r) => r.item !== undefined && p.itemKey!(r.item) === lastKey.current);
+      sel = found >= 0 ? found : firstSel(Math.max(0, Math.min(view.sel, rows.length - 1)), 1);
+      if (sel < 0) sel = firstSel(rows.length - 1, -1);
+    }
+    let top = Math.min(view.top, Math.max(0, rows.length - visible));
+    if (sel >= 0) {
+      if (sel < top) top = sel > 0 && rows[sel - 1]?.item === undefined ? sel - 1 : sel;
+      if (sel >= top + visible) top = sel - visible + 1;
+    }
+    return { sel, top: Math.max(0, top) };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [view, rows, visible]);
+
+  const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
+  useEffect(() => {
+    lastKey.current = selected !== undefined && p.itemKey ? p.itemKey(selected) : undefined;
+    p.onSelect?.(selected);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selected]);
+
+  const moveTo = (target: number, dir: 1 | -1) => {
+    if (!rows.length) return;
+    const t = Math.max(0, Math.min(rows.length - 1, target));
+    let sel = firstSel(t, dir);
+    if (sel < 0) sel = firstSel(t, dir === 1 ? -1 : 1);
+    if (sel >= 0) setView({ sel, top: normalized.top });
+  };
+
+  const listKeys: Binding[] = [
+    { keys: ['down', 'j'], help: 'move down', run: () => moveTo(normalized.sel + 1, 1) },
+    { keys: ['up', 'k'], help: 'move up', run: () => moveTo(normalized.sel - 1, -1) },
+    { keys: ['pgdn', 'ctrl-f'], help: 'page down', run: () => moveTo(normalized.sel + visible, 1) },
+    { keys: ['pgup', 'ctrl-b'], help: 'page up', run: () => moveTo(normalized.sel - visible, -1) },
+    { keys: ['home', 'g'], help: 'first row', run: () => moveTo(0, 1) },
+    { keys: ['end', 'G'], help: 'last row', run: () => moveTo(rows.length - 1, -1) },
+    { keys: ['/'], label: 'filter', help: 'filter the list (Enter keeps it, Esc clears it)', run: () => setEditing(true) },
+  ];
+  if (p.onOpen)
+    listKeys.unshift({
+      keys: ['enter'],
+      label: p.openLabel ?? 'open',
+      help: p.openLabel ?? 'open the selected row',
+      run: () => {
+        if (selected !== undefined) p.onOpen!(selected);
+      },
+    });
+  useKeys(listKeys, { active });
+
+  // A set filter: Esc clears it before Esc means "back".
+  useKeys([{ keys: ['esc'], label: 'clear filter', help: 'clear the filter', run: () => setFilter({ value: '', cursor: 0 }) }], {
+    layer: 'input',
+    active: active && !editing && filter.value !== '',
+  });
+
+  // Editing the filter: every key goes to the filter line.
+  useKeys(
+    [
+      { keys: ['enter'], label: 'keep filter', run: () => setEditing(false) },
+      {
+        keys: ['esc'],
+        label: 'clear filter',
+        run: () => {
+          setFilter({ value: '', cursor: 0 });
+          setEditing(false);
+        },
+      },
+      {
+        keys: [...EDIT_KEYS],
+        run: (input, key) => {
+          const next = editLine(filter, input, key, 200);
+          if (!next) return false;
+          setFilter(next);
+          setView((v) => ({ sel: -1, top: v.top }));
+        },
+      },
+    ],
+    { layer: 'input', capture: true, active: active && editing },
+  );
+
+  const w = p.width;
+  const lines: React.ReactNode[] = [];
+  if (p.title !== undefined) {
+    const pos = itemCount ? `${selected !== undefined ? rowsBeforeItems(rows, normalized.sel) : 0}/${itemCount}${filter.value ? ` of ${p.items.length}` : ''}` : '';
+    const left = fit(p.title, Math.max(0, w - pos.length - 1));
+    lines.push(
+      <Text key="title" bold wrap="truncate">
+        {left.padEnd(Math.max(0, w - pos.length))}
+        {pos}
+      </Text>,
+    );
+  }
+  if (p.header !== undefined)
+    lines.push(
+      <Text key="header" dimColor wrap="truncate">
+        {fit(p.header, w)}
+      </Text>,
+    );
+  if (!rows.length) {
+    lines.push(
+      <Text key="empty" dimColor wrap="truncate">
+        {fit(filter.value ? `No row matches "${filter.value}".` : p.empty ?? '(none)', w)}
+      </Text>,
+    );
+  } else {
+    const end = Math.min(rows.length, normalized.top + visible);
+    for (let i = normalized.top; i < end; i++) {
+      const r = rows[i]!;
+      if (r.item === undefined) {
+        const g = r as { group: string; count: number };
+        lines.push(
+          <Text key={`g${i}`} color="cyan" bold wrap="truncate">
+            {fit(p.renderGroup ? p.renderGroup(g.group, g.count) : `${g.group} (${g.count})`, w)}
+          </Text>,
+        );
+      } else {
+        const isSel = i === normalized.sel;
+        lines.push(
+          <Text key={`r${i}`} inverse={isSel && active} bold={isSel} wrap="truncate">
+            {fit(`${isSel ? '›' : ' '} ${p.render(r.item as T, w - 2)}`, w, true)}
+          </Text>,
+        );
+      }
+    }
+  }
+  // Pad to the full height so the frame does not jump.
+  const used = lines.length + (showFilter ? 1 : 0);
+  for (let i = used; i < p.height; i++) lines.push(<Text key={`pad${i}`}> </Text>);
+  if (showFilter) {
+    const [a, b, c] = lineView(filter, Math.max(1, w - 2));
+    lines.push(
+      <Text key="filter" wrap="truncate">
+        <Text color="yellow">/</Text>
+        {editing ? (
+          <>
+            {a}
+            <Text inverse>{b}</Text>
+            {c}
+          </>
+        ) : (
+          <Text color="yellow">{fit(filter.value, w - 2)}</Text>
+        )}
+      </Text>,
+    );
+  }
+  return (
+    <Box flexDirection="column" height={p.height} overflow="hidden">
+      {lines.slice(0, p.height)}
+    </Box>
+  );
+}
+
+/** 1-based position of the item at row `sel` among items (headings not counted). */
+function rowsBeforeItems<T>(rows: readonly Row<T>[], sel: number): number {
+  // Group headings are few (one per day); count them instead of items.
+  let groups = 0;
+  for (let i = 0; i <= sel; i++) if (rows[i]!.item === undefined) groups++;
+  return sel + 1 - groups;
+}

@@ -1,0 +1,205 @@
+/**
+ * The desk: what every screen shares. `useDesk()` gives the profile, the PdeskClient, the task runner (every
+ * server call goes through `run`, which shows progress in the status line, can be abandoned with Esc, and
+ * turns errors into status-line text), and status messages. `useDeskStatus()` (header and status line only)
+ * gives the fast-changing part: status message, running task, connection state.
+ */
+import React, { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { PdeskClient } from '../core/client.js';
+import { HttpError, NetworkError, PdeskError } from '../core/errors.js';
+import { sanitize } from '../core/sanitize.js';
+import type { Profile } from '../profiles/schema.js';
+import { useKeys } from './keys.js';
+
+export type Connection = 'unknown' | 'online' | 'offline';
+export type StatusKind = 'info' | 'ok' | 'error';
+export interface StatusMessage {
+  kind: StatusKind;
+  text: string;
+}
+
+export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: unknown; aborted: boolean };
+
+export interface Desk {
+  profile: Profile;
+  client: PdeskClient;
+  /**
+   * Run a server call: the status line shows `label` with a spinner, Esc abandons it (the signal aborts),
+   * an error is shown in the status line (PdeskError message + details, e.g. the OperationOutcome text).
+   * Never throws. `okText` (if given) is shown on success.
+   */
+  run<T>(label: string, fn: (signal: AbortSignal) => Promise<T>, o?: { okText?: (value: T) => string }): Promise<TaskResult<T>>;
+  /** Abandon every running task. */
+  abort(): void;
+  info(text: string): void;
+  ok(text: string): void;
+  /** Show an error in the status line: a PdeskError as message + detail lines (joined), or a plain sentence. */
+  error(e: unknown): void;
+  clearStatus(): void;
+  /** `:profile <name>`: switch to a saved profile (the screens restart on it). */
+  switchProfile(name: string): Promise<void>;
+  /** The push receiver running in-process (`--listen`, `--sandbox`), if any. */
+  receiver?: { url: string };
+  /** The embedded sandbox (`--sandbox`), if any. */
+  sandbox?: { url: string };
+  /** Folder of the thread store etc. (PDESK_CONFIG_DIR or the user's config folder), if known. */
+  configDir?: string;
+}
+
+export interface DeskStatus {
+  status?: StatusMessage;
+  busy?: { label: string; started: number };
+  connection: Connection;
+  /** Milliseconds of the last successful request, if any. */
+  lastMs?: number;
+}
+
+const DeskContext = createContext<Desk | null>(null);
+const StatusContext = createContext<DeskStatus>({ connection: 'unknown' });
+
+export function useDesk(): Desk {
+  const d = useContext(DeskContext);
+  if (!d) throw new Error('useDesk outside <DeskProvider>');
+  return d;
+}
+
+export function useDeskStatus(): DeskStatus {
+  return useContext(StatusContext);
+}
+
+/** Status-line text of an error: the sentence, then detail lines (OperationOutcome issues), without the request line. */
+export function errorText(e: unknown): string {
+  if (typeof e === 'string') return sanitize(e);
+  if (e instanceof PdeskError) {
+    const details = e.details.filter((d) => !/^request: /.test(d));
+    return sanitize([e.message, ...details].join(' · '));
+  }
+  return sanitize(`Unexpected error: ${(e as Error)?.message ?? String(e)}`);
+}
+
+export function isAbort(e: unknown): boolean {
+  return e instanceof NetworkError && e.code === 'ABORTED';
+}
+
+export interface DeskProviderProps {
+  profile: Profile;
+  /** For tests: build the client (default: `new PdeskClient(profile)`). */
+  makeClient?: (p: Profile) => PdeskClient;
+  /** Load a saved profile by name (default: the profile store). */
+  loadProfile?: (name: string) => Promise<Profile>;
+  receiver?: { url: string };
+  sandbox?: { url: string };
+  configDir?: string;
+  children: (desk: Desk) => React.ReactNode;
+}
+
+export function DeskProvider(p: DeskProviderProps) {
+  const makeClient = p.makeClient ?? ((prof: Profile) => new PdeskClient(prof));
+  const [profile, setProfile] = useState(p.profile);
+  const [client, setClient] = useState(() => makeClient(p.profile));
+  const [status, setStatus] = useState<DeskStatus>({ connection: 'unknown' });
+  const controllers = useRef(new Set<{ ctrl: AbortController; label: string }>());
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      for (const c of controllers.current) c.ctrl.abort();
+    };
+  }, []);
+  // Close the client's pools when it is replaced or the TUI ends.
+  useEffect(() => () => void client.close().catch(() => undefined), [client]);
+
+  const setMsg = useCallback((kind: StatusKind, text: string) => setStatus((s) => ({ ...s, status: { kind, text: sanitize(text) } })), []);
+
+  const refreshBusy = useCallback(() => {
+    const list = [...controllers.current];
+    const last = list[list.length - 1];
+    setStatus((s) => ({ ...s, busy: last ? { label: last.label, started: s.busy?.started ?? Date.now() } : undefined }));
+  }, []);
+
+  const run = useCallback(
+    async <T,>(label: string, fn: (signal: AbortSignal) => Promise<T>, o: { okText?: (value: T) => string } = {}): Promise<TaskResult<T>> => {
+      const entry = { ctrl: new AbortController(), label };
+      controllers.current.add(entry);
+      const started = Date.now();
+      setStatus((s) => ({ ...s, status: undefined, busy: { label, started } }));
+      try {
+        const value = await fn(entry.ctrl.signal);
+        if (!mounted.current) return { ok: true, value };
+        setStatus((s) => ({ ...s, connection: 'online', lastMs: Date.now() - started, status: o.okText ? { kind: 'ok', text: sanitize(o.okText(value)) } : s.status }));
+        return { ok: true, value };
+      } catch (error) {
+        const aborted = entry.ctrl.signal.aborted || isAbort(error);
+        if (mounted.current) {
+          setStatus((s) => ({
+            ...s,
+            connection: aborted ? s.connection : error instanceof NetworkError ? 'offline' : error instanceof HttpError ? 'online' : s.connection,
+            status: aborted ? { kind: 'info', text: `Abandoned: ${label}.` } : { kind: 'error', text: errorText(error) },
+          }));
+        }
+        return { ok: false, error, aborted };
+      } finally {
+        controllers.current.delete(entry);
+        if (mounted.current) refreshBusy();
+      }
+    },
+    [refreshBusy],
+  );
+
+  const abort = useCallback(() => {
+    for (const c of controllers.current) c.ctrl.abort();
+  }, []);
+
+  const switchProfile = useCallback(
+    async (name: string) => {
+      try {
+        const load =
+          p.loadProfile ??
+          (async (n: string) => {
+            const { loadProfile } = await import('../profiles/store.js');
+            return loadProfile(n);
+          });
+        const next = await load(name);
+        abort();
+        setProfile(next);
+        setClient(makeClient(next));
+        setStatus({ connection: 'unknown', status: { kind: 'ok', text: `Profile ${next.name}.` } });
+      } catch (e) {
+        setMsg('error', errorText(e));
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [abort, setMsg],
+  );
+
+  // While something runs, Esc abandons it (above forms, below modals; other keys pass through).
+  useKeys([{ keys: ['esc'], label: 'abandon', help: 'abandon the running request', run: () => abort() }], {
+    layer: 'busy',
+    active: !!status.busy,
+  });
+
+  const desk = useMemo<Desk>(
+    () => ({
+      profile,
+      client,
+      run,
+      abort,
+      info: (t) => setMsg('info', t),
+      ok: (t) => setMsg('ok', t),
+      error: (e) => setMsg('error', errorText(e)),
+      clearStatus: () => setStatus((s) => ({ ...s, status: undefined })),
+      switchProfile,
+      receiver: p.receiver,
+      sandbox: p.sandbox,
+      configDir: p.configDir,
+    }),
+    [profile, client, run, abort, setMsg, switchProfile, p.receiver, p.sandbox, p.configDir],
+  );
+
+  return (
+    <DeskContext.Provider value={desk}>
+      <StatusContext.Provider value={status}>{p.children(desk)}</StatusContext.Provider>
+    </DeskContext.Provider>
+  );
+}

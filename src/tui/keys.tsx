@@ -1,0 +1,235 @@
+/**
+ * One key router for the whole TUI. Ink calls every active `useInput` handler for every key, which makes
+ * "a text field swallows `q`" hard; so the App owns the only `useInput` and dispatches each key to the
+ * registered bindings, highest layer first (modal > busy > input > screen > global), newest first within a
+ * layer. A registration with `capture` swallows every key it does not bind (text fields, modals), so typing
+ * `q` or `j` in a form never quits or moves. Ctrl-C always quits, whatever is focused.
+ *
+ * Bindings also feed the hint line (bindings with a `label`) and the `?` help overlay (every binding of the
+ * current screen, with `help` text). See screens/types.ts for how a screen uses this.
+ */
+import type { Key } from 'ink';
+import React, { createContext, useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
+
+/** Key names a binding may use; anything else is a literal character (`c`, `/`, `?`, `G`). */
+export type KeyName =
+  | 'enter'
+  | 'esc'
+  | 'up'
+  | 'down'
+  | 'left'
+  | 'right'
+  | 'pgup'
+  | 'pgdn'
+  | 'home'
+  | 'end'
+  | 'tab'
+  | 'shift-tab'
+  | 'backspace'
+  | 'space'
+  | `ctrl-${string}`
+  /** Any printable text (typing, paste). The handler gets the text as `input`. */
+  | 'text';
+
+export interface Binding {
+  /** The keys that trigger it: names from KeyName or single characters. */
+  keys: readonly string[];
+  /** Short text for the hint line (e.g. "cancel"); omit to keep it out of the hint line. */
+  label?: string;
+  /** Text for the `?` help overlay; defaults to `label`. Bindings without label and help are not listed. */
+  help?: string;
+  /** Return `false` to let the key fall through to the next binding/layer. */
+  run: (input: string, key: Key) => void | boolean;
+}
+
+export const LAYER = { global: 0, screen: 10, input: 50, busy: 60, modal: 100 } as const;
+export type Layer = keyof typeof LAYER;
+
+interface Registration {
+  id: string;
+  order: number;
+  layer: Layer;
+  capture: boolean;
+  scope: string;
+  bindings: readonly Binding[];
+}
+
+/** Name of a key event as used in bindings: 'enter', 'esc', 'pgdn', 'ctrl-s', 'a', 'G', … */
+export function keyNames(input: string, key: Key): string[] {
+  const names: string[] = [];
+  if (key.return) names.push('enter');
+  if (key.escape) names.push('esc');
+  if (key.upArrow) names.push('up');
+  if (key.downArrow) names.push('down');
+  if (key.leftArrow) names.push('left');
+  if (key.rightArrow) names.push('right');
+  if (key.pageUp) names.push('pgup');
+  if (key.pageDown) names.push('pgdn');
+  if (key.home) names.push('home');
+  if (key.end) names.push('end');
+  if (key.tab) names.push(key.shift ? 'shift-tab' : 'tab');
+  // Most terminals send \x7f for Backspace, which Ink reports as `delete` (stack.md).
+  if (key.backspace || key.delete) names.push('backspace');
+  if (key.ctrl && input) names.push(`ctrl-${input.toLowerCase()}`);
+  if (!key.ctrl && !key.meta && input === ' ') names.push('space');
+  if (!key.ctrl && !key.meta && input.length === 1 && input !== ' ') names.push(input);
+  return names;
+}
+
+/** True when the event is printable text a text field should insert. */
+export function isText(input: string, key: Key): boolean {
+  if (!input || key.ctrl || key.meta || key.return || key.escape || key.tab) return false;
+  // eslint-disable-next-line no-control-regex
+  return !/[\u0000-\u001f\u007f-\u009f]/.test(input);
+}
+
+export interface KeyRouter {
+  register(r: Registration): void;
+  unregister(id: string): void;
+  /** Registrations in dispatch order (for the hint line and help). */
+  active(): Registration[];
+  dispatch(input: string, key: Key): void;
+}
+
+const RouterContext = createContext<KeyRouter | null>(null);
+/** Bumps when registrations or their labels change, so the hint line and help re-render. */
+const VersionContext = createContext(0);
+/** The scope of the enclosing screen ('' outside screens) and whether that screen is the one shown. */
+export const ScopeContext = createContext<{ scope: string; shown: boolean }>({ scope: '', shown: true });
+
+let orderCounter = 0;
+
+export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; version: number } {
+  const regs = useRef(new Map<string, Registration>());
+  const [version, setVersion] = useState(0);
+  const signature = useRef('');
+  const onCtrlCRef = useRef(onCtrlC);
+  onCtrlCRef.current = onCtrlC;
+  const bump = () => {
+    const sig = [...regs.current.values()]
+      .map((r) => `${r.id}:${r.layer}:${r.capture}:${r.bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',')}`)
+      .sort()
+      .join(';');
+    if (sig !== signature.current) {
+      signature.current = sig;
+      // Defer: registration happens inside effects of other components.
+      queueMicrotask(() => setVersion((v) => v + 1));
+    }
+  };
+  const router = useMemo<KeyRouter>(
+    () => ({
+      register(r) {
+        regs.current.set(r.id, r);
+        bump();
+      },
+      unregister(id) {
+        if (regs.current.delete(id)) bump();
+      },
+      active() {
+        return [...regs.current.values()].sort((a, b) => LAYER[b.layer] - LAYER[a.layer] || b.order - a.order);
+      },
+      dispatch(input, key) {
+        const names = keyNames(input, key);
+        if (names.includes('ctrl-c')) {
+          onCtrlCRef.current();
+          return;
+        }
+        const text = isText(input, key);
+        for (const r of this.active()) {
+          for (const b of r.bindings) {
+            const hit = b.keys.some((k) => names.includes(k) || (k === 'text' && text));
+            if (hit && b.run(input, key) !== false) return;
+          }
+          if (r.capture) return;
+        }
+      },
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
+  return { router, version };
+}
+
+export function KeyRouterProvider({ router, version, children }: { router: KeyRouter; version: number; children: React.ReactNode }) {
+  return (
+    <RouterContext.Provider value={router}>
+      <VersionContext.Provider value={version}>{children}</VersionContext.Provider>
+    </RouterContext.Provider>
+  );
+}
+
+/** Re-render when bindings change (hint line, help overlay). */
+export function useKeysVersion(): number {
+  return useContext(VersionContext);
+}
+
+export function useKeyRouter(): KeyRouter {
+  const r = useContext(RouterContext);
+  if (!r) throw new Error('useKeys outside the TUI key router');
+  return r;
+}
+
+export interface UseKeysOptions {
+  /** Default 'screen'. */
+  layer?: Layer;
+  /** Swallow every key not bound here (text fields, modals). */
+  capture?: boolean;
+  /** Default true. Inactive registrations neither receive keys nor show in hints. The enclosing screen's visibility is applied too. */
+  active?: boolean;
+}
+
+/**
+ * Register key bindings while the component is mounted and `active`. The bindings may be a fresh array on
+ * every render: the latest closures are always called.
+ */
+export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): void {
+  const router = useKeyRouter();
+  const { scope, shown } = useContext(ScopeContext);
+  const id = useId();
+  const latest = useRef(bindings);
+  latest.current = bindings;
+  const active = (o.active ?? true) && shown;
+  const layer = o.layer ?? 'screen';
+  const capture = !!o.capture;
+  // Stable wrappers so the registration need not change when closures do; the descriptor (keys, labels)
+  // is part of the dependency so hint and help stay current.
+  const descriptor = bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',');
+  const order = useRef(0);
+  useEffect(() => {
+    if (!active) return;
+    if (!order.current) order.current = ++orderCounter;
+    const wrapped: Binding[] = latest.current.map((b, i) => ({
+      keys: b.keys,
+      label: b.label,
+      help: b.help,
+      run: (input, key) => (latest.current[i] ?? b).run(input, key),
+    }));
+    router.register({ id, order: order.current, layer, capture, scope, bindings: wrapped });
+    return () => router.unregister(id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active, layer, capture, scope, descriptor, id]);
+}
+
+/** Display form of a key for hints: `enter` → `Enter`, `pgdn` → `PgDn`. */
+export function keyLabel(k: string): string {
+  const map: Record<string, string> = {
+    enter: 'Enter',
+    esc: 'Esc',
+    up: '↑',
+    down: '↓',
+    left: '←',
+    right: '→',
+    pgup: 'PgUp',
+    pgdn: 'PgDn',
+    home: 'Home',
+    end: 'End',
+    tab: 'Tab',
+    'shift-tab': 'S-Tab',
+    backspace: 'Bksp',
+    space: 'Space',
+    text: 'type',
+  };
+  if (map[k]) return map[k]!;
+  if (k.startsWith('ctrl-')) return `^${k.slice(5).toUpperCase()}`;
+  return k;
+}

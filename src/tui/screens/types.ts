@@ -1,0 +1,75 @@
+/**
+ * The screen contract of the pdesk TUI. Read this before writing a screen.
+ *
+ * ## What a screen is
+ * A `Screen` (below) is registered in `screens/index.ts`: an id, the digit key that opens it (`1`–`5`), the
+ * palette command (`:slots`), a title and a React component getting `ScreenProps` ({width, height}). The
+ * App draws the header (profile, environment — production in red —, appointment API version, connection),
+ * the tab line, the status line and the key-hint line; the screen draws exactly `height` lines of at most
+ * `width` columns in between (use `<Box height={height} overflow="hidden">` and `wrap="truncate"` Text; never
+ * let a line wrap: the frame must stay ≤ rows − 1 lines or Ink flickers). A screen is mounted the first time
+ * it is shown and stays mounted (hidden) while others are shown, so its state — a half-typed form — survives
+ * switching screens. It restarts when the operator switches profile (`:profile <name>`).
+ *
+ * ## Server calls: `useDesk()` (desk.tsx)
+ * No HTTP code in src/tui: call the core API functions (src/core/api/*.ts) with `desk.client`, inside
+ * `desk.run(label, signal => apiCall(desk.client, …, {signal}))`. `run` shows `label` with a spinner in the
+ * status line, lets the operator abandon it with Esc (the signal aborts), records the connection state for
+ * the header, shows an error as its message + detail lines (the OperationOutcome text) in the status line,
+ * and never throws: it returns `{ok: true, value}` or `{ok: false, error, aborted}`. On failure keep what the
+ * operator typed (forms are controlled: keep `values` in the screen's state and leave the form open).
+ * `desk.ok(text)` / `desk.info(text)` / `desk.error(e)` set the status line yourself; `desk.profile` is the
+ * profile; `desk.receiver` / `desk.sandbox` say whether a push receiver / sandbox runs in-process.
+ *
+ * ## Keys: `useKeys(bindings, {layer, capture, active})` (keys.tsx)
+ * The App owns the only Ink `useInput` and routes each key to registered bindings, highest layer first:
+ * `modal` (help, palette, Confirm) > `busy` (Esc abandons a running request) > `input` (forms, the list
+ * filter) > `screen` (your keys, list movement) > `global` (1–5 : ? q Esc). A binding is
+ * `{keys: ['c'], label: 'cancel', help: 'cancel the selected appointment', run}`: `keys` are characters or
+ * names (`enter esc up down left right pgup pgdn home end tab shift-tab backspace space ctrl-x text`);
+ * `label` puts it on the hint line; `help` (or label) lists it in the `?` overlay; `run` returning `false`
+ * passes the key on. `capture: true` swallows every unbound key (text inputs), so typing `q` in a form does
+ * not quit. Pass `active: false` to switch a registration off (hidden screens are switched off for you).
+ * Do not bind in a screen the keys the list binds (↑↓ j k PgUp PgDn Home End g G / Enter).
+ *
+ * ## Esc = back
+ * Bind `esc` at layer `screen` while you are in a sub-view (detail, second step) and go one step back.
+ * When nothing of yours handles it, Esc goes back to the previously shown screen.
+ *
+ * ## Building blocks (components/)
+ * - `ListView` — windowed list (only the visible rows are rendered; 10,000 rows are fine) with `/` filter,
+ *   ↑↓ j k PgUp PgDn Home End g G, Enter → `onOpen(item)`, optional group headings (`groupOf`), a title with
+ *   the position, a column header, `onSelect(item)` for actions on the selected row.
+ * - `Form` — text and choice fields, controlled (`values`/`onChange`), Enter next/submit, Esc cancel.
+ * - `Confirm` — question + what will be sent (e.g. `jsonLines(body)` from format.ts), y/Enter or n/Esc.
+ *   Build the body with the core builder (e.g. `buildAppointment`) first, show it, then send exactly it.
+ * - `Pane` (components/Pane.tsx) — a titled block of text lines (details, "nothing here yet").
+ * - format.ts: `clean(text)` strips control sequences from server text (use it on every server string you
+ *   render), `fit(text, width, pad)`, `columns(values, widths, width)`, `jsonLines(value)`.
+ *
+ * ## Tests
+ * test/tui/harness.tsx renders the App against a real sandbox with a fixed size and gives `press(keys)`,
+ * `frame()`, `waitFor(text)`; see test/tui/*.test.tsx.
+ */
+import type { ComponentType } from 'react';
+
+export type ScreenId = 'slots' | 'appointments' | 'chat' | 'notify' | 'meds';
+
+export interface ScreenProps {
+  /** Columns the screen may use. */
+  width: number;
+  /** Lines the screen must fill, no more. */
+  height: number;
+}
+
+export interface Screen {
+  id: ScreenId;
+  /** The digit key that opens it. */
+  key: '1' | '2' | '3' | '4' | '5';
+  /** Tab title. */
+  title: string;
+  /** Palette command (`:slots`) and aliases. */
+  command: string;
+  aliases?: readonly string[];
+  component: ComponentType<ScreenProps>;
+}
