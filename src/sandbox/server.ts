@@ -43,6 +43,8 @@ export interface SandboxOptions {
   token?: string;
   /** Default true: keep `received`. */
   recordRequests?: boolean;
+  /** Delay of the demo pushes made when `pushTo` is given (default 2000). */
+  demoPushDelayMs?: number;
   /** Where push failures are reported (default: a line on stderr). */
   log?: (line: string) => void;
 }
@@ -258,7 +260,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   ownUrl = `http://${shownHost}:${addr.port}`;
   pushes = new Pushes(state, { ownUrl, pushTo: o.pushTo, replyDelayMs: o.replyDelayMs ?? 1500, token: o.token, log });
-  if (o.pushTo !== undefined) pushes.scheduleDemo();
+  if (o.pushTo !== undefined) pushes.scheduleDemo(o.demoPushDelayMs);
 
   let closing: Promise<void> | undefined;
   return {
