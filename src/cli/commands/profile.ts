@@ -91,18 +91,48 @@ async function checkAddValue(key: string, value: string, option: string): Promis
     }
     if (!ok) throw new UsageError(`${option} must be an http:// or https:// URL, not "${value}".`);
   }
+  if (key === 'appointmentApi' && v !== '2.0.0' && v !== '1.0.0') throw new UsageError(`${option} must be one of 2.0.0, 1.0.0, not "${value}".`);
+  if (key === 'approvalFlow' && !/^(y|yes|n|no)$/i.test(v)) throw new UsageError(`Answer y or n, not "${value}".`);
   if (key.endsWith('TokenEnv') && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v))
     throw new UsageError(`${option} must be the name of an environment variable, not "${value}".`);
   return v;
 }
 
-/** Ask for what is missing (stdin is a terminal). Prompts go to stderr so stdout stays clean. */
+/**
+ * Ask for what is missing (stdin is a terminal). Prompts go to stderr so stdout stays clean. Lines are queued,
+ * so answers typed (or pasted) ahead of their prompt are not lost; end of input cancels.
+ */
 async function promptMissing(o: AddOptions): Promise<void> {
-  const { createInterface } = await import('node:readline/promises');
+  const { createInterface } = await import('node:readline');
+  const { UsageError } = await import('../../core/errors.js');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const queued: string[] = [];
+  let waiting: ((line: string | undefined) => void) | undefined;
+  let closed = false;
+  rl.on('line', (line) => {
+    if (waiting) {
+      const w = waiting;
+      waiting = undefined;
+      w(line);
+    } else queued.push(line);
+  });
+  rl.on('close', () => {
+    closed = true;
+    waiting?.(undefined);
+    waiting = undefined;
+  });
+  const nextLine = (prompt: string): Promise<string | undefined> => {
+    rl.setPrompt(prompt);
+    rl.prompt();
+    if (queued.length) return Promise.resolve(queued.shift());
+    if (closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => (waiting = resolve));
+  };
   const ask = async (label: string, key: string, option: string, fallback?: string): Promise<string | undefined> => {
     for (let tries = 0; tries < 3; tries++) {
-      const answer = (await rl.question(`${label}${fallback !== undefined ? ` [${fallback}]` : ''}: `)).trim();
+      const line = await nextLine(`${label}${fallback !== undefined ? ` [${fallback}]` : ''}: `);
+      if (line === undefined) throw new UsageError(`profile add was cancelled before ${option} was given.`);
+      const answer = line.trim();
       if (!answer && fallback !== undefined) return fallback || undefined;
       try {
         return await checkAddValue(key, answer, option);
@@ -110,19 +140,14 @@ async function promptMissing(o: AddOptions): Promise<void> {
         process.stderr.write(`  ${(e as Error).message}\n`);
       }
     }
-    const { UsageError } = await import('../../core/errors.js');
     throw new UsageError(`No valid value for ${option} was given.`);
   };
   try {
     const rec = o as Record<string, unknown>;
     for (const [key, option, label] of REQUIRED_ADD) if (rec[key] === undefined) rec[key] = await ask(label, key, option);
     if (o.environment === undefined) o.environment = await ask('Environment label (e.g. test, production)', 'environment', '--environment', '');
-    if (o.appointmentApi === undefined) {
-      const { oneOf } = await import('../options.js');
-      const v = await ask('Appointment API version (2.0.0 or 1.0.0)', 'appointmentApi', '--appointment-api', '2.0.0');
-      o.appointmentApi = oneOf(v ?? '2.0.0', ['2.0.0', '1.0.0'] as const, '--appointment-api');
-    }
-    if (o.approvalFlow === undefined) o.approvalFlow = /^y(es)?$/i.test((await ask('Approval flow (y/N)', 'approvalFlow', '--approval-flow', 'n')) ?? '');
+    if (o.appointmentApi === undefined) o.appointmentApi = await ask('Appointment API version (2.0.0 or 1.0.0)', 'appointmentApi', '--appointment-api', '2.0.0');
+    if (o.approvalFlow === undefined) o.approvalFlow = /^y/i.test((await ask('Approval flow (y/n)', 'approvalFlow', '--approval-flow', 'n')) ?? '');
     if (o.practiceTokenEnv === undefined)
       o.practiceTokenEnv = await ask('Environment variable with the practice bearer token (empty: no auth)', 'practiceTokenEnv', '--practice-token-env', '');
   } finally {
