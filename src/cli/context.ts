@@ -53,8 +53,9 @@ export class Context {
     return this.globals.color !== false && !process.env.NO_COLOR && !!process.stdout.isTTY;
   }
 
+  /** Table width: the terminal's, else COLUMNS, else 100. */
   get width(): number {
-    return process.stdout.columns || 100;
+    return process.stdout.columns || Number(process.env.COLUMNS) || 100;
   }
 
   log = (line: string): void => {
