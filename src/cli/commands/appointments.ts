@@ -41,12 +41,12 @@ export function appointmentsCommand(): Command {
     .action(
       action(async (ctx, opts: { param?: string[] }) => {
         const params = keyValues(opts.param);
-        const { searchAppointments, referenceLabel, utcParts } = await import('../../core/api/appointments.js');
+        const { searchAppointments, utcParts } = await import('../../core/api/appointments.js');
         const rows = await searchAppointments(await ctx.client(), params, { limit: ctx.limit });
         const who = (a: Appointment, patient: boolean) =>
           (a.participant ?? [])
             .filter((p) => isPatient(p) === patient)
-            .map((p) => `${referenceLabel(p.actor)}${p.status ? ` [${p.status}]` : ''}`)
+            .map((p) => `${p.actor?.display ?? p.actor?.reference ?? '?'}${p.status ? ` (${p.status})` : ''}`)
             .join(', ');
         ctx.emitList<Appointment>(rows, [
           { header: 'ID', value: (r) => r.id },
