@@ -120,6 +120,9 @@ export function action<A extends unknown[]>(fn: Action<A>) {
     let root: Command = cmd;
     while (root.parent) root = root.parent;
     (root as Command & { pdeskContext?: Context }).pdeskContext = ctx;
+    // Bad global values (--output xml, --limit x) are usage errors before anything is sent, not after.
+    void ctx.format;
+    void ctx.limit;
     await fn(ctx, ...(raw.slice(0, -1) as A));
   };
 }
