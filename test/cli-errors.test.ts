@@ -306,6 +306,28 @@ describe('retries', () => {
     expect(Date.now() - started).toBeLessThan(8000);
   });
 
+  it('a GET whose answer breaks off mid-body is retried; a POST is reported once', async () => {
+    let n = 0;
+    const midBody = (res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/fhir+json', 'content-length': '5000' });
+      res.write('{"resourceType":"ValueSet","compose":{"include":[');
+      setTimeout(() => res.socket?.destroy(), 5);
+    };
+    handler = (_q, res) => (++n === 1 ? midBody(res) : send(res, 200, valueSet('Consultation')));
+    const get = await run(['appointment-types', 'list', '--service-category', 'gp', '--verbose']);
+    expect(get.code, get.stderr).toBe(0);
+    expect(get.stderr).toMatch(/retry 1\/2 in 200 ms: connection reset/);
+    expect(get.json()).toEqual([{ code: 'consult', display: 'Consultation' }]);
+
+    received = [];
+    handler = (_q, res) => midBody(res);
+    const post = await run(bookArgs);
+    expect(post.code).toBe(5);
+    expect(post.stderr).toContain('(connection reset)');
+    expect(post.stderr).toContain('may have reached the server');
+    expect(received).toHaveLength(1);
+  });
+
   it('a POST is never re-sent on 503', async () => {
     handler = (_q, res) => send(res, 503, outcome('transient', 'busy'));
     const r = await run([...bookArgs, '--verbose']);
