@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { apiCommand } from './api.js';
 import { appointmentTypesCommand } from './appointment-types.js';
 import { appointmentsCommand } from './appointments.js';
+import { chatCommand } from './chat.js';
+import { listenCommand } from './listen.js';
 import { medicationsCommand } from './medications.js';
 import { notificationsCommand } from './notifications.js';
 import { pharmaciesCommand } from './pharmacies.js';
@@ -13,4 +15,4 @@ import { schedulesCommand } from './schedules.js';
 import { slotsCommand } from './slots.js';
 import { tuiCommand } from './tui.js';
 
-export const commands: Array<() => Command> = [profileCommand, apiCommand, appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand, notificationsCommand, sandboxCommand, tuiCommand];
+export const commands: Array<() => Command> = [profileCommand, apiCommand, appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand, chatCommand, notificationsCommand, listenCommand, sandboxCommand, tuiCommand];

@@ -1,0 +1,262 @@
+/**
+ * `pdesk chat send | reply | mark-read | close | threads | show` — C1 send to the practice system, C3 send to
+ * the portal, C2 mark read, C4 close; `threads` and `show` read the local thread store only. Every write is
+ * recorded in the thread store after the server acknowledged it (2xx) and before success is printed.
+ */
+import { Command } from 'commander';
+import type { ThreadMessage, ThreadStore, ThreadSummary, StoreRecord } from '../../core/threads/index.js';
+import { action, type Context } from '../context.js';
+
+interface MessageOptions {
+  thread?: string;
+  text?: string;
+  sender?: string;
+  recipient?: string;
+  subject?: string;
+  topic?: string;
+  attachment?: string;
+  id?: string;
+  body?: string;
+}
+
+const REQUIRED = ['thread', 'text', 'sender', 'recipient', 'subject'] as const;
+const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** The profile's thread store; warnings about skipped lines go to stderr. */
+async function threadStore(ctx: Context): Promise<ThreadStore> {
+  const profile = await ctx.profile();
+  const { configDir } = await import('../../profiles/store.js');
+  const { openThreadStore } = await import('../../core/threads/index.js');
+  return openThreadStore(configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
+}
+
+/** Open the store for writing before anything is sent, so a store that cannot be written stops the command first. */
+async function writableStore(ctx: Context): Promise<ThreadStore | undefined> {
+  if (ctx.dryRun) return undefined;
+  const store = await threadStore(ctx);
+  try {
+    await store.prepare();
+  } catch (e) {
+    const { ConfigError } = await import('../../core/errors.js');
+    throw new ConfigError(`The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent.`);
+  }
+  return store;
+}
+
+/** Record what the server acknowledged; a failure here is reported as such (the request did succeed). */
+async function record(store: ThreadStore | undefined, rec: StoreRecord, what: string): Promise<void> {
+  if (!store) return;
+  try {
+    await store.append([rec]);
+  } catch (e) {
+    const { PdeskError, ExitCode } = await import('../../core/errors.js');
+    throw new PdeskError(`The server accepted ${what}, but it could not be recorded in the thread store ${store.path}.`, ExitCode.unexpected, [
+      String((e as NodeJS.ErrnoException).code ?? (e as Error).message),
+    ]);
+  } finally {
+    await store.close();
+  }
+}
+
+/** `2026-03-01 10:15` in local time from an ISO instant. */
+function localTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+const who = (ref: string, display?: string) => (display ? `${display} (${ref})` : ref);
+
+async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions): Promise<void> {
+  const { UsageError } = await import('../../core/errors.js');
+  const { readJsonArg } = await import('../options.js');
+  const api = await import('../../core/api/chat.js');
+  let body: unknown;
+  if (opts.body !== undefined) {
+    const extra = (Object.keys(opts) as Array<keyof MessageOptions>).find((k) => k !== 'body' && opts[k] !== undefined);
+    if (extra) throw new UsageError(`${flag(extra)} cannot be used with --body (the body is sent as is).`);
+    body = readJsonArg(opts.body, '--body');
+  } else {
+    const missing = REQUIRED.find((k) => opts[k] === undefined);
+    if (missing) throw new UsageError(`${flag(missing)} is required (or give a complete Communication with --body).`);
+    if (!opts.thread!.trim()) throw new UsageError('--thread must not be empty.');
+    if (opts.id !== undefined && !opts.id.trim()) throw new UsageError('--id must not be empty.');
+    body = api.buildChatMessage(await ctx.profile(), {
+      thread: opts.thread!,
+      text: opts.text!,
+      sender: opts.sender!,
+      recipient: opts.recipient!,
+      subject: opts.subject!,
+      topic: opts.topic,
+      attachment: opts.attachment,
+      id: opts.id,
+    });
+  }
+  const client = await ctx.client();
+  const store = await writableStore(ctx);
+  let res;
+  try {
+    res = op === 'C1' ? await api.sendMessage(client, body) : await api.replyMessage(client, body);
+  } catch (e) {
+    await store?.close();
+    throw e;
+  }
+  const { messageRecord, threadOfMessage } = await import('../../core/threads/index.js');
+  const thread = threadOfMessage(res.message);
+  await record(store, messageRecord(op, 'sent', res.message), `message ${res.message.id}`);
+  const { statusLine } = await import('../../core/errors.js');
+  ctx.emitWrite(
+    res.status,
+    res.body ?? { ok: true, status: res.status, id: res.message.id, thread },
+    () => `Sent message ${res.message.id} to thread ${thread} (${op === 'C1' ? 'portal → practice' : 'practice → portal'}, ${statusLine(res.status)}).`,
+  );
+}
+
+function messageOptions(cmd: Command, withAttachment: boolean): Command {
+  cmd
+    .option('--thread <encounterId>', 'the chat thread: its encounter id (required unless --body)')
+    .option('--text <text>', 'the message text (required unless --body)')
+    .option('--sender <ref>', 'sender reference, e.g. Patient/pat-1 (required unless --body)')
+    .option('--recipient <ref>', 'recipient reference, e.g. PractitionerRole/1001 (required unless --body)')
+    .option('--subject <ref>', 'subject reference, e.g. Patient/pat-1 (required unless --body)')
+    .option('--topic <text>', 'topic text');
+  if (withAttachment) cmd.option('--attachment <contentType:title>', 'attachment description, split at the first ":"');
+  return cmd
+    .option('--id <id>', 'message id (default: a new UUID)')
+    .option('--body <file|->', 'a complete Communication to send as is after validation (no other option needed)');
+}
+
+export function chatCommand(): Command {
+  const cmd = new Command('chat').description('chat threads (C1 send, C2 mark read, C3 reply, C4 close; threads and show from the local store)');
+
+  messageOptions(cmd.command('send').description('send a chat message from the portal to the practice system (C1)'), true).action(
+    action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C1', opts)),
+  );
+
+  messageOptions(cmd.command('reply').description('send a chat message from the practice system to the portal (C3)'), false).action(
+    action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C3', opts)),
+  );
+
+  cmd
+    .command('mark-read')
+    .description('mark a received message as read in the practice system (C2)')
+    .argument('<communicationId>', 'id of the Communication to mark')
+    .option('--at <datetime>', 'when it was read (ISO 8601, today, +Nd…; default now), sent as local time without offset')
+    .option('--body <file|->', 'a complete read marker (JSON Patch) to send as is after validation')
+    .action(
+      action(async (ctx, communicationId: string, opts: { at?: string; body?: string }) => {
+        const { UsageError } = await import('../../core/errors.js');
+        if (!communicationId.trim()) throw new UsageError('<communicationId> must not be empty.');
+        const api = await import('../../core/api/chat.js');
+        let body: unknown;
+        if (opts.body !== undefined) {
+          if (opts.at !== undefined) throw new UsageError('--at cannot be used with --body (the body is sent as is).');
+          const { readJsonArg } = await import('../options.js');
+          body = readJsonArg(opts.body, '--body');
+        } else {
+          const { parseWhen } = await import('../../core/dates.js');
+          body = api.buildReadMarker(await ctx.profile(), opts.at === undefined ? new Date() : parseWhen(opts.at, '--at'));
+        }
+        const client = await ctx.client();
+        const store = await writableStore(ctx);
+        let res;
+        try {
+          res = await api.markRead(client, communicationId, body);
+        } catch (e) {
+          await store?.close();
+          throw e;
+        }
+        const { readRecord, readAtOf } = await import('../../core/threads/index.js');
+        await record(store, readRecord('sent', communicationId, res.marker), `the read marker for ${communicationId}`);
+        ctx.emitWrite(res.status, res.body, () => `Marked ${communicationId} as read at ${readAtOf(res.marker)}.`);
+      }),
+    );
+
+  cmd
+    .command('close')
+    .description('close a chat thread (C4)')
+    .argument('<encounterId>', 'the thread to close: its encounter id')
+    .option('--body <file|->', 'a complete Encounter to send as is after validation')
+    .action(
+      action(async (ctx, encounterId: string, opts: { body?: string }) => {
+        const { UsageError } = await import('../../core/errors.js');
+        if (!encounterId.trim()) throw new UsageError('<encounterId> must not be empty.');
+        const api = await import('../../core/api/chat.js');
+        let body: unknown;
+        if (opts.body !== undefined) {
+          const { readJsonArg } = await import('../options.js');
+          body = readJsonArg(opts.body, '--body');
+          const id = (body as { id?: unknown })?.id;
+          if (id !== undefined && String(id) !== encounterId)
+            throw new UsageError(`The --body Encounter has id "${String(id)}", not the <encounterId> "${encounterId}".`);
+        } else body = api.buildEncounterClose(await ctx.profile(), encounterId);
+        const client = await ctx.client();
+        const store = await writableStore(ctx);
+        let res;
+        try {
+          res = await api.closeChat(client, encounterId, body);
+        } catch (e) {
+          await store?.close();
+          throw e;
+        }
+        const { closeRecord } = await import('../../core/threads/index.js');
+        await record(store, closeRecord('sent', encounterId, res.encounter), `the close of ${encounterId}`);
+        ctx.emitWrite(res.status, res.body, () => `Closed chat ${encounterId}.`);
+      }),
+    );
+
+  cmd
+    .command('threads')
+    .description('list the chat threads of the local thread store, newest first (no request is sent)')
+    .action(
+      action(async (ctx) => {
+        const store = await threadStore(ctx);
+        const view = await store.load();
+        ctx.emitList<ThreadSummary>(view.threads, [
+          { header: 'THREAD', value: (t) => t.thread },
+          { header: 'STATUS', value: (t) => t.status },
+          { header: 'LAST MESSAGE', value: (t) => localTime(t.lastAt) },
+          { header: 'TEXT', value: (t) => t.lastText, flex: true },
+          { header: 'MESSAGES', value: (t) => t.messages },
+          { header: 'UNREAD', value: (t) => t.unread },
+        ]);
+      }),
+    );
+
+  cmd
+    .command('show')
+    .description("show a thread's messages from the local thread store (no request is sent)")
+    .argument('<encounterId>', 'the thread: its encounter id')
+    .action(
+      action(async (ctx, encounterId: string) => {
+        const store = await threadStore(ctx);
+        const view = await store.load();
+        const messages = view.messages(encounterId);
+        if (!messages) {
+          const { UsageError } = await import('../../core/errors.js');
+          const known = view.threads.slice(0, 5).map((t) => t.thread);
+          throw new UsageError(`There is no thread "${encounterId}" in the local store.`, [
+            `store: ${store.path}`,
+            known.length ? `Threads there: ${known.join(', ')}${view.threads.length > known.length ? ', …' : ''}.` : 'It holds no threads yet: they appear when pdesk sends a message or `pdesk listen` receives one.',
+          ]);
+        }
+        if (ctx.format === 'table') {
+          const s = view.summary(encounterId)!;
+          const { sanitize } = await import('../../core/sanitize.js');
+          ctx.out(sanitize(`Thread ${encounterId}: ${s.status}, ${s.messages} message${s.messages === 1 ? '' : 's'}, ${s.unread} unread`));
+        }
+        ctx.emitList<ThreadMessage>(messages, [
+          { header: 'TIME', value: (m) => localTime(m.at) },
+          { header: 'OP', value: (m) => m.op },
+          { header: 'DIRECTION', value: (m) => `${m.from} → ${m.to}` },
+          { header: 'SENDER', value: (m) => who(m.sender, m.senderDisplay), flex: true },
+          { header: 'TEXT', value: (m) => (m.attachment ? `${m.text} [${m.attachment.contentType}: ${m.attachment.title}]` : m.text), flex: true },
+          { header: 'READ', value: (m) => (m.read ? `read ${m.readAt}` : m.unread ? 'unread' : '') },
+        ]);
+      }),
+    );
+
+  return cmd;
+}

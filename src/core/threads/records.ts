@@ -1,0 +1,225 @@
+/**
+ * Thread store records. The store is one NDJSON file per profile, `<config dir>/threads/<profile>.ndjson`
+ * (mode 0600), append-only, one JSON record per line, UTF-8. Every record has:
+ *
+ *   v      1 (format version; a record with a higher version is skipped with a warning)
+ *   kind   'message' | 'read' | 'close' | 'notification' | 'repair'
+ *   op     'C1' | 'C3' (message), 'C2' (read), 'C4' (close), 'C5' (notification)
+ *   via    'sent' (pdesk sent it and the server acknowledged it) | 'received' (a push `pdesk listen` accepted)
+ *   at     when pdesk recorded it, ISO 8601 UTC with milliseconds
+ *
+ * and per kind:
+ *
+ *   message       thread (encounter id), id (Communication id), resource (the chat Communication as sent or
+ *                 received). C1 goes portal → practice system, C3 practice system → portal.
+ *   read          id (the Communication marked read), readAt (the marker's valueDateTime, local time without
+ *                 offset), thread when known at write time (else resolved from the message when loading),
+ *                 resource (the JSON Patch body).
+ *   close         thread, resource (the Encounter with status finished).
+ *   notification  resource (the C5 Communication); notifications belong to no thread.
+ *   repair        written by a writer that found the file not ending in a newline (a torn write after a crash,
+ *                 never acknowledged): the torn fragment before it is then skipped without a warning.
+ *
+ * A thread is open until a close record names it. A message is unread when it was received and no read
+ * marker names its id. Lines that are not valid records are skipped with a warning (a torn last line is
+ * the expected case after a crash); they never stop pdesk from starting.
+ */
+import type { ChatCommunication, EncounterClose, ReadMarker } from '../schemas/chat.js';
+import type { Notification } from '../schemas/notification.js';
+
+export const RECORD_VERSION = 1;
+
+export type Via = 'sent' | 'received';
+export type ChatOp = 'C1' | 'C3';
+export type Party = 'portal' | 'practice';
+
+interface RecordBase {
+  v: typeof RECORD_VERSION;
+  via: Via;
+  at: string;
+}
+
+export interface MessageRecord extends RecordBase {
+  kind: 'message';
+  op: ChatOp;
+  thread: string;
+  id: string;
+  resource: ChatCommunication;
+}
+
+export interface ReadRecord extends RecordBase {
+  kind: 'read';
+  op: 'C2';
+  id: string;
+  readAt: string;
+  thread?: string;
+  resource: ReadMarker;
+}
+
+export interface CloseRecord extends RecordBase {
+  kind: 'close';
+  op: 'C4';
+  thread: string;
+  resource: EncounterClose;
+}
+
+export interface NotificationRecord extends RecordBase {
+  kind: 'notification';
+  op: 'C5';
+  resource: Notification;
+}
+
+export interface RepairRecord {
+  v: typeof RECORD_VERSION;
+  kind: 'repair';
+  at: string;
+  note: string;
+}
+
+/** Every record a caller appends. */
+export type StoreRecord = MessageRecord | ReadRecord | CloseRecord | NotificationRecord;
+
+const now = () => new Date().toISOString();
+const isStr = (v: unknown): v is string => typeof v === 'string';
+
+/** Which party sent a message of this operation, and to whom. */
+export function directionOf(op: ChatOp): { from: Party; to: Party } {
+  return op === 'C1' ? { from: 'portal', to: 'practice' } : { from: 'practice', to: 'portal' };
+}
+
+/** The encounter (thread) id of a chat Communication. */
+export function threadOfMessage(c: ChatCommunication): string {
+  return String(c.encounter.identifier[0]!.value);
+}
+
+/** A message record; its keys stay in this order (`resource` last): the loader's fast path relies on it. */
+export function messageRecord(op: ChatOp, via: Via, resource: ChatCommunication, at = now()): MessageRecord {
+  return { v: RECORD_VERSION, kind: 'message', op, via, at, thread: threadOfMessage(resource), id: String(resource.id), resource };
+}
+
+/** The `valueDateTime` of a read marker (the operation whose url ends in ResourceSeenAt, else the first). */
+export function readAtOf(marker: ReadMarker): string {
+  const op = marker.find((o) => o.value.url.endsWith('ResourceSeenAt')) ?? marker[0]!;
+  return op.value.valueDateTime;
+}
+
+export function readRecord(via: Via, communicationId: string, resource: ReadMarker, thread?: string, at = now()): ReadRecord {
+  return {
+    v: RECORD_VERSION,
+    kind: 'read',
+    op: 'C2',
+    via,
+    at,
+    id: communicationId,
+    readAt: readAtOf(resource),
+    ...(thread !== undefined ? { thread } : {}),
+    resource,
+  };
+}
+
+export function closeRecord(via: Via, encounterId: string, resource: EncounterClose, at = now()): CloseRecord {
+  return { v: RECORD_VERSION, kind: 'close', op: 'C4', via, at, thread: encounterId, resource };
+}
+
+export function notificationRecord(via: Via, resource: Notification, at = now()): NotificationRecord {
+  return { v: RECORD_VERSION, kind: 'notification', op: 'C5', via, at, resource };
+}
+
+export function repairRecord(at = now()): RepairRecord {
+  return { v: RECORD_VERSION, kind: 'repair', at, note: 'the line before this one is a torn write (never acknowledged) and is skipped' };
+}
+
+/**
+ * A message record as the loader keeps it: to read a large store fast, only the fields before `resource`
+ * are parsed, and the resource's JSON text is kept in `raw` until something needs it (`resourceOf`).
+ */
+export interface LoadedMessage extends Omit<MessageRecord, 'resource'> {
+  resource?: ChatCommunication;
+  raw?: string;
+}
+
+/** The Communication of a loaded message, parsed on first use. */
+export function resourceOf(m: LoadedMessage): ChatCommunication {
+  if (!m.resource) {
+    try {
+      m.resource = JSON.parse(m.raw ?? 'null') as ChatCommunication;
+    } catch {
+      m.resource = undefined;
+    }
+    if (!m.resource || typeof m.resource !== 'object') m.resource = { payload: [{ contentString: '(unreadable record)' }] } as ChatCommunication;
+    m.raw = undefined;
+  }
+  return m.resource;
+}
+
+/** The head of a message line as `messageRecord` writes it (keys in that order, `resource` last). */
+const MESSAGE_HEAD =
+  /\{"v":1,"kind":"message","op":"(C1|C3)","via":"(sent|received)","at":"([^"\\\n]*)","thread":"((?:[^"\\\n]|\\.)*)","id":"((?:[^"\\\n]|\\.)*)","resource":\{/y;
+
+const unescape = (s: string) => (s.includes('\\') ? (JSON.parse(`"${s}"`) as string) : s);
+
+/**
+ * Fast path for the line `text[start, end)` when it is a message written by `messageRecord`: only its head
+ * is parsed (a sticky regular expression, no JSON.parse), and the resource's JSON text is kept for later.
+ * Returns undefined for any other line (the caller then parses it whole).
+ */
+export function parseMessageAt(text: string, start: number, end: number): LoadedMessage | undefined {
+  if (text.charCodeAt(end - 1) !== 0x7d) return undefined;
+  MESSAGE_HEAD.lastIndex = start;
+  const m = MESSAGE_HEAD.exec(text);
+  if (!m || MESSAGE_HEAD.lastIndex > end) return undefined;
+  try {
+    return {
+      v: RECORD_VERSION,
+      kind: 'message',
+      op: m[1] as ChatOp,
+      via: m[2] as Via,
+      at: m[3]!,
+      thread: unescape(m[4]!),
+      id: unescape(m[5]!),
+      raw: text.slice(MESSAGE_HEAD.lastIndex - 1, end - 1),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Structural check of a parsed line (fast: no zod, the store may hold 100,000 records). Returns the record,
+ * or a reason it is not one.
+ */
+export function asRecord(value: unknown): { record: StoreRecord | RepairRecord } | { problem: string } {
+  if (!isObj(value)) return { problem: 'not a JSON object' };
+  if (value.v !== RECORD_VERSION) {
+    return typeof value.v === 'number' && value.v > RECORD_VERSION
+      ? { problem: `record version ${value.v} was written by a newer pdesk` }
+      : { problem: 'no record version' };
+  }
+  if (!isStr(value.at)) return { problem: 'no "at" time' };
+  const via = value.via;
+  const viaOk = via === 'sent' || via === 'received';
+  switch (value.kind) {
+    case 'message': {
+      const r = value.resource;
+      if ((value.op === 'C1' || value.op === 'C3') && viaOk && isStr(value.thread) && isStr(value.id) && isObj(r) && Array.isArray(r.payload))
+        return { record: value as unknown as MessageRecord };
+      return { problem: 'incomplete message record' };
+    }
+    case 'read':
+      if (value.op === 'C2' && viaOk && isStr(value.id) && isStr(value.readAt) && (value.thread === undefined || isStr(value.thread)))
+        return { record: value as unknown as ReadRecord };
+      return { problem: 'incomplete read record' };
+    case 'close':
+      if (value.op === 'C4' && viaOk && isStr(value.thread)) return { record: value as unknown as CloseRecord };
+      return { problem: 'incomplete close record' };
+    case 'notification':
+      if (value.op === 'C5' && viaOk && isObj(value.resource)) return { record: value as unknown as NotificationRecord };
+      return { problem: 'incomplete notification record' };
+    case 'repair':
+      return { record: value as unknown as RepairRecord };
+    default:
+      return { problem: `unknown record kind ${JSON.stringify(value.kind)}` };
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * The in-memory view of a thread store: threads keyed by encounter id, their messages in store order, read
+ * markers by message id, closes, and notifications. Built record by record (`apply`), so the store can feed
+ * it the whole file once and then only what was appended since.
+ */
+import type { ChatOp, LoadedMessage, MessageRecord, NotificationRecord, Party, StoreRecord, Via } from './records.js';
+import { directionOf, resourceOf } from './records.js';
+
+export interface ThreadMessage {
+  id: string;
+  thread: string;
+  op: ChatOp;
+  via: Via;
+  /** The party that sent it (portal for C1, practice for C3) and the one it went to. */
+  from: Party;
+  to: Party;
+  /** When pdesk recorded it (ISO 8601 UTC). */
+  at: string;
+  /** The Communication's own `sent`, when it has one. */
+  sent?: string;
+  sender: string;
+  senderDisplay?: string;
+  recipient: string;
+  recipientDisplay?: string;
+  subject: string;
+  text: string;
+  topic?: string;
+  attachment?: { contentType: string; title: string };
+  /** A read marker names this message. */
+  read: boolean;
+  /** The marker's valueDateTime (local time without offset). */
+  readAt?: string;
+  /** Received and no read marker recorded. */
+  unread: boolean;
+  resource: MessageRecord['resource'];
+}
+
+export interface ThreadSummary {
+  thread: string;
+  status: 'open' | 'closed';
+  /** When the close was recorded. */
+  closedAt?: string;
+  messages: number;
+  unread: number;
+  /** The newest message: when recorded, its text, and who sent it. */
+  lastAt?: string;
+  lastText?: string;
+  lastFrom?: Party;
+}
+
+export interface NotificationEntry {
+  via: Via;
+  at: string;
+  email?: string;
+  topic?: string;
+  text: string;
+  resource: NotificationRecord['resource'];
+}
+
+interface ThreadState {
+  messages: LoadedMessage[];
+  closedAt?: string;
+}
+
+export class ThreadView {
+  private readonly threadMap = new Map<string, ThreadState>();
+  private readonly byId = new Map<string, LoadedMessage>();
+  private readonly reads = new Map<string, string>();
+  private readonly notes: NotificationRecord[] = [];
+  /** Records applied (duplicates included). */
+  count = 0;
+
+  apply(r: StoreRecord | LoadedMessage): void {
+    this.count++;
+    switch (r.kind) {
+      case 'message': {
+        if (this.byId.has(r.id)) return; // the same message recorded twice (e.g. sent, then echoed back): keep the first
+        this.byId.set(r.id, r);
+        this.thread(r.thread).messages.push(r);
+        return;
+      }
+      case 'read':
+        if (!this.reads.has(r.id)) this.reads.set(r.id, r.readAt);
+        return;
+      case 'close': {
+        const t = this.thread(r.thread);
+        if (t.closedAt === undefined) t.closedAt = r.at;
+        return;
+      }
+      case 'notification':
+        this.notes.push(r);
+        return;
+    }
+  }
+
+  private thread(id: string): ThreadState {
+    let t = this.threadMap.get(id);
+    if (!t) {
+      t = { messages: [] };
+      this.threadMap.set(id, t);
+    }
+    return t;
+  }
+
+  hasThread(thread: string): boolean {
+    return this.threadMap.has(thread);
+  }
+
+  isClosed(thread: string): boolean {
+    return this.threadMap.get(thread)?.closedAt !== undefined;
+  }
+
+  hasMessage(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** The thread a message belongs to, if the message is in the store. */
+  threadOfMessage(id: string): string | undefined {
+    return this.byId.get(id)?.thread;
+  }
+
+  isRead(id: string): boolean {
+    return this.reads.has(id);
+  }
+
+  private isUnread(m: LoadedMessage): boolean {
+    return m.via === 'received' && !this.reads.has(m.id);
+  }
+
+  summary(thread: string): ThreadSummary | undefined {
+    const t = this.threadMap.get(thread);
+    if (!t) return undefined;
+    let unread = 0;
+    for (const m of t.messages) if (this.isUnread(m)) unread++;
+    const last = t.messages[t.messages.length - 1];
+    return {
+      thread,
+      status: t.closedAt === undefined ? 'open' : 'closed',
+      ...(t.closedAt !== undefined ? { closedAt: t.closedAt } : {}),
+      messages: t.messages.length,
+      unread,
+      ...(last ? { lastAt: last.at, lastText: textOf(resourceOf(last)), lastFrom: directionOf(last.op).from } : {}),
+    };
+  }
+
+  /** Every thread, newest first (by the last message's time, else the close time), then by thread id. */
+  get threads(): ThreadSummary[] {
+    const out: ThreadSummary[] = [];
+    for (const id of this.threadMap.keys()) out.push(this.summary(id)!);
+    const key = (s: ThreadSummary) => s.lastAt ?? s.closedAt ?? '';
+    return out.sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      if (ka !== kb) return ka < kb ? 1 : -1;
+      return a.thread < b.thread ? -1 : a.thread > b.thread ? 1 : 0;
+    });
+  }
+
+  /** The messages of a thread in store order, or undefined for a thread the store does not know. */
+  messages(thread: string): ThreadMessage[] | undefined {
+    const t = this.threadMap.get(thread);
+    if (!t) return undefined;
+    return t.messages.map((m) => this.message(m));
+  }
+
+  private message(m: LoadedMessage): ThreadMessage {
+    const c = resourceOf(m);
+    const { from, to } = directionOf(m.op);
+    const readAt = this.reads.get(m.id);
+    const attachment = c.payload?.find((p) => p.contentAttachment)?.contentAttachment;
+    return {
+      id: m.id,
+      thread: m.thread,
+      op: m.op,
+      via: m.via,
+      from,
+      to,
+      at: m.at,
+      ...(c.sent ? { sent: c.sent } : {}),
+      sender: c.sender?.[0]?.reference ?? '',
+      ...(c.sender?.[0]?.display ? { senderDisplay: c.sender[0].display } : {}),
+      recipient: c.recipient?.[0]?.reference ?? '',
+      ...(c.recipient?.[0]?.display ? { recipientDisplay: c.recipient[0].display } : {}),
+      subject: c.subject?.[0]?.reference ?? '',
+      text: textOf(c),
+      ...(c.topic?.text ? { topic: c.topic.text } : {}),
+      ...(attachment ? { attachment: { contentType: attachment.contentType, title: attachment.title } } : {}),
+      read: readAt !== undefined,
+      ...(readAt !== undefined ? { readAt } : {}),
+      unread: m.via === 'received' && readAt === undefined,
+      resource: c,
+    };
+  }
+
+  /** C5 notifications, in store order. */
+  get notifications(): NotificationEntry[] {
+    return this.notes.map((r) => {
+      const n = r.resource;
+      const target = n.recipient?.[0]?.reference?.replace(/^#/, '');
+      const patient = n.contained?.find((p) => p.id === target) ?? n.contained?.[0];
+      return {
+        via: r.via,
+        at: r.at,
+        ...(patient?.telecom?.[0]?.value ? { email: patient.telecom[0].value } : {}),
+        ...(n.topic?.text ? { topic: n.topic.text } : {}),
+        text: (n.payload ?? []).map((p) => p.contentString).join('\n'),
+        resource: n,
+      };
+    });
+  }
+}
+
+/** The text of a chat message: its payloads' strings, one per line. */
+export function textOf(c: MessageRecord['resource']): string {
+  return (c.payload ?? []).map((p) => p.contentString ?? '').join('\n');
+}

@@ -1,0 +1,303 @@
+/**
+ * The push receiver of `pdesk listen` (decisions.md §8), also run in-process by the TUI (`tui --listen`).
+ * A stand-in party: C1 and C2 as the practice system under `/practice`, C3, C4 and C5 as the portal under
+ * `/portal`, at the default routes of decisions.md §2 (C2 also in its conditional form
+ * `PATCH /practice/Communication?identifier=<system>|<id>`).
+ *
+ * Each request is checked (bearer token → 401, route → 404/405, content type → 415, JSON and the core schema
+ * → 400 with an OperationOutcome naming the JSON path), written to the thread store and fsynced, and only
+ * then answered: POST 201 (200 for a message already stored), PUT and PATCH 200. A message to a closed
+ * thread gets 409 and is not stored. A read marker for a message the store has never seen is recorded all
+ * the same. C5 notifications go to the same store as records of kind `notification`. If the store cannot
+ * write, the answer is 500 and nothing is acknowledged.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { makeOutcome } from '../core/outcome.js';
+import { ChatCommunication, EncounterClose, ReadMarker } from '../core/schemas/chat.js';
+import { checkBody } from '../core/schemas/common.js';
+import { Notification } from '../core/schemas/notification.js';
+import type { z } from 'zod';
+import {
+  type StoreRecord,
+  type ThreadStore,
+  closeRecord,
+  messageRecord,
+  notificationRecord,
+  readRecord,
+  threadOfMessage,
+} from '../core/threads/index.js';
+
+export const DEFAULT_LISTEN_PORT = 4020;
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const FHIR_JSON = 'application/fhir+json';
+const BODY_TYPES = new Set([FHIR_JSON, 'application/json']);
+const PATCH_TYPES = new Set(['application/json-patch+json', FHIR_JSON, 'application/json']);
+const EXTENSION_PATH = /^\/recipient\/\d+\/extension(\/-)?$/;
+
+export interface ReceiverOptions {
+  /** Default 4020; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  store: ThreadStore;
+  /** When set, every request needs `Authorization: Bearer <token>` (else 401). */
+  token?: string;
+  /** Called with each record once it is stored and acknowledged. */
+  onRecord?: (record: StoreRecord) => void;
+  /** Internal errors (a store that cannot write); default: a line on stderr. */
+  log?: (line: string) => void;
+}
+
+export interface Receiver {
+  /** `http://127.0.0.1:<port>`: the practice side is `${url}/practice`, the portal side `${url}/portal`. */
+  url: string;
+  port: number;
+  server: Server;
+  /** Stop accepting, answer what is in progress, then resolve (the store stays open: its owner closes it). */
+  close(): Promise<void>;
+}
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly diagnostics: string,
+    readonly expression?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(diagnostics);
+  }
+}
+
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  record?: StoreRecord;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function validate<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  const r = checkBody(schema, body);
+  if (r.ok) return r.data;
+  throw new Refusal(400, 'invalid', `Invalid ${what} at ${r.path}: ${r.message}.`, r.path);
+}
+
+/** `chat` or `notification`: the category code that tells C3 from C5 at `POST /portal/Communication`. */
+function categoryCode(body: unknown): string | undefined {
+  const cats = (body as { category?: unknown })?.category;
+  if (!Array.isArray(cats)) return undefined;
+  for (const c of cats) {
+    const codings = (c as { coding?: unknown })?.coding;
+    if (!Array.isArray(codings)) continue;
+    for (const k of codings) {
+      const code = (k as { code?: unknown })?.code;
+      if (code === 'chat' || code === 'notification') return code;
+    }
+  }
+  return undefined;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+type Op = 'C1' | 'C2' | 'C2?' | 'C3/C5' | 'C4';
+
+/** The operation of a method and path, or a 404/405 refusal. */
+function route(method: string, path: string): { op: Op; param?: string } {
+  const parts = path.split('/').filter(Boolean);
+  const seg = (i: number) => {
+    try {
+      return decodeURIComponent(parts[i]!);
+    } catch {
+      throw new Refusal(400, 'invalid', `The path segment "${parts[i]}" is not valid percent-encoding.`);
+    }
+  };
+  const allow = (methods: string[], op: Op, param?: string) => {
+    if (methods.includes(method)) return { op, param };
+    throw new Refusal(405, 'not-supported', `Method ${method} is not allowed on ${path}; allowed: ${methods.join(', ')}.`, undefined, {
+      allow: methods.join(', '),
+    });
+  };
+  if (parts.length === 2 && parts[0] === 'practice' && parts[1] === 'Communication') return allow(['POST', 'PATCH'], method === 'PATCH' ? 'C2?' : 'C1');
+  if (parts.length === 3 && parts[0] === 'practice' && parts[1] === 'Communication') return allow(['PATCH'], 'C2', seg(2));
+  if (parts.length === 2 && parts[0] === 'portal' && parts[1] === 'Communication') return allow(['POST'], 'C3/C5');
+  if (parts.length === 3 && parts[0] === 'portal' && parts[1] === 'Encounter') return allow(['PUT'], 'C4', seg(2));
+  throw new Refusal(404, 'not-found', `No such route: ${path} (pdesk listen serves /practice/Communication and /portal/Communication, /portal/Encounter/{id}).`);
+}
+
+export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
+  const store = o.store;
+  await store.load();
+  const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const expected = o.token !== undefined ? digest(`Bearer ${o.token}`) : undefined;
+  // Keep the view current with what other processes (chat send, chat close) append to the same store.
+  const unwatch = store.watch(() => undefined);
+  /** Threads whose close is being written: a message to them is refused already. */
+  const closing = new Set<string>();
+
+  async function handle(req: IncomingMessage): Promise<Answer> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    const query = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
+    const buf = await readBody(req);
+    if (expected) {
+      const got = req.headers.authorization;
+      if (typeof got !== 'string' || !timingSafeEqual(digest(got), expected))
+        throw new Refusal(401, 'login', 'This receiver needs Authorization: Bearer <token>.', undefined, {
+          'www-authenticate': 'Bearer realm="pdesk-listen"',
+        });
+    }
+    const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
+    const { op, param } = route(method, path);
+    if (buf === 'too-large') throw new Refusal(413, 'too-costly', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const allowed = method === 'PATCH' ? PATCH_TYPES : BODY_TYPES;
+    if (!allowed.has(type))
+      throw new Refusal(415, 'not-supported', `Content-Type ${type || '(none)'} is not supported on ${method} ${path}; use ${[...allowed].join(' or ')}.`);
+    const text = buf.toString('utf8');
+    if (text.trim() === '') throw new Refusal(400, 'required', 'The request body is empty.', '$');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (e) {
+      throw new Refusal(400, 'invalid', `The request body is not valid JSON: ${(e as Error).message}.`, '$');
+    }
+
+    switch (op) {
+      case 'C1':
+        return receiveMessage('C1', body);
+      case 'C3/C5': {
+        const kind = categoryCode(body);
+        if (kind === 'notification') {
+          const n = validate(Notification, body, 'notification');
+          const record = notificationRecord('received', n);
+          await store.append([record]);
+          return { status: 201, body: n, record };
+        }
+        if (kind === 'chat') return receiveMessage('C3', body);
+        const has = Array.isArray((body as { category?: unknown })?.category);
+        throw new Refusal(
+          400,
+          'invalid',
+          `Invalid Communication at $.category: ${has ? 'no coding with code chat or notification' : 'required field is missing'}.`,
+          '$.category',
+        );
+      }
+      case 'C2':
+      case 'C2?': {
+        let id = param;
+        if (op === 'C2?') {
+          const token = query.get('identifier');
+          if (!token) throw new Refusal(400, 'required', 'A conditional patch needs the search parameter identifier=<system>|<value>.', 'identifier');
+          id = token.slice(token.indexOf('|') + 1);
+          if (!id) throw new Refusal(400, 'invalid', `The identifier "${token}" has no value.`, 'identifier');
+        }
+        const marker = validate(ReadMarker, body, 'read marker');
+        marker.forEach((m, i) => {
+          if (!EXTENSION_PATH.test(m.path))
+            throw new Refusal(400, 'invalid', `Invalid read marker at $[${i}].path: expected /recipient/<n>/extension, not ${m.path}.`, `$[${i}].path`);
+        });
+        const record = readRecord('received', id!, marker, store.view.threadOfMessage(id!));
+        await store.append([record]);
+        return { status: 200, body: makeOutcome('informational', `Read marker for Communication ${id} recorded.`, 'information'), record };
+      }
+      case 'C4': {
+        const enc = validate(EncounterClose, body, 'Encounter');
+        if (enc.id !== param) throw new Refusal(400, 'invalid', `The Encounter id ${enc.id} differs from the id in the path (${param}).`, '$.id');
+        if (store.view.isClosed(param!)) return { status: 200, body: enc };
+        const record = closeRecord('received', param!, enc);
+        closing.add(param!);
+        try {
+          await store.append([record]);
+        } finally {
+          closing.delete(param!);
+        }
+        return { status: 200, body: enc, record };
+      }
+    }
+  }
+
+  async function receiveMessage(op: 'C1' | 'C3', body: unknown): Promise<Answer> {
+    const m = validate(ChatCommunication, body, 'Communication');
+    const thread = threadOfMessage(m);
+    if (store.view.isClosed(thread) || closing.has(thread))
+      throw new Refusal(409, 'conflict', `Chat ${thread} is closed: it accepts no new messages.`, '$.encounter.identifier[0].value');
+    const location = { location: `Communication/${encodeURIComponent(m.id)}` };
+    if (store.view.hasMessage(m.id)) return { status: 200, body: m, headers: location };
+    const record = messageRecord(op, 'received', m);
+    await store.append([record]);
+    return { status: 201, body: m, headers: location, record };
+  }
+
+  const inflight = new Set<Promise<void>>();
+  const server = createServer((req, res: ServerResponse) => {
+    const done = handle(req)
+      .catch((e: unknown): Answer => {
+        if (e instanceof Refusal) return { status: e.status, body: makeOutcome(e.code, e.diagnostics, 'error', e.expression), headers: e.headers };
+        log(`pdesk listen: could not store ${req.method} ${req.url}: ${(e as Error)?.message ?? String(e)}`);
+        return { status: 500, body: makeOutcome('exception', 'The message could not be stored; it was not accepted. Send it again later.') };
+      })
+      .then((a) => {
+        const text = a.body === undefined ? '' : JSON.stringify(a.body);
+        res.writeHead(a.status, { 'content-type': FHIR_JSON, 'content-length': Buffer.byteLength(text), ...a.headers });
+        res.end(text);
+        if (a.record) {
+          try {
+            o.onRecord?.(a.record);
+          } catch {
+            /* a printing problem never affects what was stored */
+          }
+        }
+      })
+      .catch(() => {
+        res.destroy();
+      })
+      .finally(() => inflight.delete(done));
+    inflight.add(done);
+  });
+  server.keepAliveTimeout = 10_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? DEFAULT_LISTEN_PORT, o.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = o.host ?? '127.0.0.1';
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let closingAll: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${addr.port}`,
+    port: addr.port,
+    server,
+    close() {
+      closingAll ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await Promise.all([...inflight]);
+        server.closeAllConnections();
+        await stopped;
+        unwatch();
+      })();
+      return closingAll;
+    },
+  };
+}
