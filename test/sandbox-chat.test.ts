@@ -120,6 +120,20 @@ describe('C1 send to the practice system', () => {
     expect(sb.received.some((r) => r.method === 'POST' && r.path === '/portal/Communication')).toBe(true);
   });
 
+  test('with a token, the reply to its own portal carries the token (and is accepted)', async () => {
+    const sb = await start({ replyDelayMs: 20, token: 'tok-abcdef' });
+    const res = await request(`${sb.url}/practice/Communication`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/fhir+json', authorization: 'Bearer tok-abcdef' },
+      body: JSON.stringify(msg('enc-8', 'm-8')),
+    });
+    expect(res.statusCode).toBe(201);
+    await res.body.dump();
+    await vi.waitFor(() => expect(sb.state.pushes[0]?.status).toBe(201), { timeout: 3000 });
+    const push = sb.received.find((r) => r.path === '/portal/Communication')!;
+    expect(push.headers.authorization).toBe('Bearer tok-abcdef');
+  });
+
   test('with pushTo a demo C3 and a demo C5 are pushed shortly after start', async () => {
     const portal = await startReceiver();
     await start({ pushTo: portal.url, demoPushDelayMs: 20 });
