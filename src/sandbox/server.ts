@@ -45,6 +45,8 @@ export interface SandboxOptions {
   recordRequests?: boolean;
   /** Delay of the demo pushes made when `pushTo` is given (default 2000). */
   demoPushDelayMs?: number;
+  /** Called after every answer with one line (`POST /practice/Appointment → 201 (2 ms)`); for `pdesk sandbox --verbose`. */
+  onRequest?: (line: string) => void;
   /** Where push failures are reported (default: a line on stderr). */
   log?: (line: string) => void;
 }
@@ -236,14 +238,19 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     return handler(world, request);
   }
 
+  const onRequest = o.onRequest;
   const server = createServer((req, res) => {
+    const started = onRequest ? Date.now() : 0;
     handle(req)
       .catch((e: unknown): Reply => {
         if (e instanceof Fail) return failReply(e);
         log(`pdesk sandbox: internal error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
         return { status: 500, body: makeOutcome('exception', `Internal sandbox error: ${(e as Error)?.message ?? String(e)}`) };
       })
-      .then((reply) => send(res, reply))
+      .then((reply) => {
+        send(res, reply);
+        onRequest?.(`${req.method} ${req.url} → ${reply.status} (${Date.now() - started} ms)`);
+      })
       .catch(() => res.destroy());
   });
   server.keepAliveTimeout = 10_000;
