@@ -9,7 +9,7 @@ import type { PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
 import { DeskProvider, errorText, useDesk, useDeskStatus } from './desk.js';
 import { fit } from './format.js';
-import { type Binding, KeyRouterProvider, ScopeContext, keyLabel, useKeyRouter, useKeyRouterState, useKeys, useKeysVersion } from './keys.js';
+import { type Binding, KeyRouterProvider, ScopeContext, keyLabel, useKeyRouter, useKeyRouterState, useKeys, useKeysVersion, useRefState } from './keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './components/line-editor.js';
 import { SCREENS, type ScreenId, screenFor } from './screens/index.js';
 import { type Size, SizeContext, useTerminalSize } from './terminal.js';
@@ -386,23 +386,23 @@ function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number
 const COMMANDS = [...SCREENS.map((s) => s.command), 'profile ', 'help', 'quit'];
 
 function Palette(p: { width: number; onDone: (line: string | undefined) => void }) {
-  const [s, setS] = useState<LineState>({ value: '', cursor: 0 });
+  const [s, setS, sRef] = useRefState<LineState>({ value: '', cursor: 0 });
   useKeys(
     [
-      { keys: ['enter'], label: 'run', run: () => p.onDone(s.value) },
+      { keys: ['enter'], label: 'run', run: () => p.onDone(sRef.current.value) },
       { keys: ['esc'], label: 'close', run: () => p.onDone(undefined) },
       {
         keys: ['tab'],
         label: 'complete',
         run: () => {
-          const hit = COMMANDS.find((c) => c.startsWith(s.value.trim()));
+          const hit = COMMANDS.find((c) => c.startsWith(sRef.current.value.trim()));
           if (hit) setS({ value: hit, cursor: hit.length });
         },
       },
       {
         keys: [...EDIT_KEYS],
         run: (input, key) => {
-          const next = editLine(s, input, key, 200);
+          const next = editLine(sRef.current, input, key, 200);
           if (!next) return false;
           setS(next);
         },

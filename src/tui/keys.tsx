@@ -9,7 +9,7 @@
  * current screen, with `help` text). See screens/types.ts for how a screen uses this.
  */
 import type { Key } from 'ink';
-import React, { createContext, useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
+import React, { createContext, useContext, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** Key names a binding may use; anything else is a literal character (`c`, `/`, `?`, `G`). */
 export type KeyName =
@@ -195,7 +195,9 @@ export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): v
   // is part of the dependency so hint and help stay current.
   const descriptor = bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',');
   const order = useRef(0);
-  useEffect(() => {
+  // A layout effect: the registration is in place as soon as the component is on screen, so a key typed
+  // right after (a paste, a fast operator, a test) reaches it.
+  useLayoutEffect(() => {
     if (!active) return;
     if (!order.current) order.current = ++orderCounter;
     const wrapped: Binding[] = latest.current.map((b, i) => ({
@@ -232,4 +234,19 @@ export function keyLabel(k: string): string {
   if (map[k]) return map[k]!;
   if (k.startsWith('ctrl-')) return `^${k.slice(5).toUpperCase()}`;
   return k;
+}
+
+/**
+ * State whose latest value key handlers can read at once. Ink renders a key's state change in a later tick,
+ * so a second key arriving before that render (fast typing, a paste, a held PageDown) would see the old
+ * value in a render closure; read `ref.current` in handlers and update through `set` (value or updater).
+ */
+export function useRefState<T>(initial: T | (() => T)): [T, (next: T | ((prev: T) => T)) => void, { readonly current: T }] {
+  const [value, setValue] = useState(initial);
+  const ref = useRef(value);
+  const set = useRef((next: T | ((prev: T) => T)) => {
+    ref.current = typeof next === 'function' ? (next as (prev: T) => T)(ref.current) : next;
+    setValue(ref.current);
+  }).current;
+  return [value, set, ref];
 }

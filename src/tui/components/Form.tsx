@@ -5,9 +5,9 @@
  * move; ←/→ or Space change a choice; Esc cancels.
  */
 import { Box, Text } from 'ink';
-import React, { useState } from 'react';
+import React, { useRef } from 'react';
 import { fit } from '../format.js';
-import { useKeys } from '../keys.js';
+import { useKeys, useRefState } from '../keys.js';
 import { EDIT_KEYS, editLine, lineView } from './line-editor.js';
 
 export interface FormField {
@@ -42,24 +42,46 @@ export interface FormProps {
 }
 
 export function Form(p: FormProps) {
-  const [focus, setFocus] = useState(0);
-  const [cursors, setCursors] = useState<Record<string, number>>({});
+  const [focus, setFocus, focusRef] = useRefState(0);
+  const [cursors, setCursors, cursorsRef] = useRefState<Record<string, number>>({});
   const active = p.active ?? true;
+  // Keys may arrive faster than renders: handlers read the latest values from refs, not from props.
+  const valuesRef = useRef(p.values);
+  const propsSeen = useRef(p.values);
+  if (propsSeen.current !== p.values) {
+    propsSeen.current = p.values;
+    valuesRef.current = p.values;
+  }
+  const change = (next: FormValues) => {
+    valuesRef.current = next;
+    p.onChange(next);
+  };
+  const current = () => {
+    const f = p.fields[Math.min(focusRef.current, p.fields.length - 1)]!;
+    const v = valuesRef.current[f.name] ?? '';
+    return { f, v, cursor: Math.min(cursorsRef.current[f.name] ?? v.length, v.length), last: focusRef.current >= p.fields.length - 1 };
+  };
   const field = p.fields[Math.min(focus, p.fields.length - 1)]!;
   const last = focus >= p.fields.length - 1;
   const value = p.values[field.name] ?? '';
   const cursor = Math.min(cursors[field.name] ?? value.length, value.length);
   const move = (d: number) => setFocus((f) => (f + d + p.fields.length) % p.fields.length);
   const cycle = (d: number) => {
-    const opts = field.options ?? [];
+    const { f, v } = current();
+    const opts = f.options ?? [];
     if (!opts.length) return;
-    const i = opts.indexOf(value);
-    p.onChange({ ...p.values, [field.name]: opts[(i + d + opts.length) % opts.length]! });
+    const i = opts.indexOf(v);
+    change({ ...valuesRef.current, [f.name]: opts[(i + d + opts.length) % opts.length]! });
   };
 
   useKeys(
     [
-      { keys: ['enter'], label: last ? p.submitLabel ?? 'submit' : 'next', help: 'next field; on the last field submit', run: () => (last ? p.onSubmit(p.values) : move(1)) },
+      {
+        keys: ['enter'],
+        label: last ? p.submitLabel ?? 'submit' : 'next',
+        help: 'next field; on the last field submit',
+        run: () => (current().last ? p.onSubmit(valuesRef.current) : move(1)),
+      },
       { keys: ['tab', 'down'], label: 'field', help: 'next field', run: () => move(1) },
       { keys: ['shift-tab', 'up'], help: 'previous field', run: () => move(-1) },
       { keys: ['esc'], label: 'cancel', help: 'close the form', run: () => p.onCancel() },
@@ -67,13 +89,14 @@ export function Form(p: FormProps) {
         keys: ['left', 'right', 'space', 'text'],
         help: field.kind === 'choice' ? 'change the choice' : undefined,
         run: (input, key) => {
-          if (field.kind !== 'choice') return false;
+          const { f } = current();
+          if (f.kind !== 'choice') return false;
           if (key.leftArrow) cycle(-1);
           else if (key.rightArrow || input === ' ') cycle(1);
           else {
             // Typing the first letter of an option picks it.
-            const hit = (field.options ?? []).find((o) => o.toLowerCase().startsWith(input.toLowerCase()));
-            if (hit) p.onChange({ ...p.values, [field.name]: hit });
+            const hit = (f.options ?? []).find((o) => o.toLowerCase().startsWith(input.toLowerCase()));
+            if (hit) change({ ...valuesRef.current, [f.name]: hit });
           }
         },
       },
@@ -81,11 +104,12 @@ export function Form(p: FormProps) {
         keys: [...EDIT_KEYS],
         help: 'edit the text (←→ Home End, Bksp, ^U ^K ^W)',
         run: (input, key) => {
-          if (field.kind === 'choice') return false;
-          const next = editLine({ value, cursor }, input, key);
+          const { f, v, cursor: c } = current();
+          if (f.kind === 'choice') return false;
+          const next = editLine({ value: v, cursor: c }, input, key);
           if (!next) return false;
-          setCursors((c) => ({ ...c, [field.name]: next.cursor }));
-          if (next.value !== value) p.onChange({ ...p.values, [field.name]: next.value });
+          setCursors((all) => ({ ...all, [f.name]: next.cursor }));
+          if (next.value !== v) change({ ...valuesRef.current, [f.name]: next.value });
         },
       },
     ],

@@ -4,9 +4,9 @@
  * `height` lines, whatever the number of items.
  */
 import { Box, Text } from 'ink';
-import React, { useEffect, useMemo, useRef, useState } from 'react';
+import React, { useEffect, useMemo, useRef } from 'react';
 import { fit } from '../format.js';
-import { type Binding, useKeys } from '../keys.js';
+import { type Binding, useKeys, useRefState } from '../keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './line-editor.js';
 
 export interface ListViewProps<T> {
@@ -46,8 +46,8 @@ interface View {
 }
 
 export function ListView<T>(p: ListViewProps<T>) {
-  const [filter, setFilter] = useState<LineState>({ value: '', cursor: 0 });
-  const [editing, setEditing] = useState(false);
+  const [filter, setFilter, filterRef] = useRefState<LineState>({ value: '', cursor: 0 });
+  const [editing, setEditing] = useRefState(false);
   const active = p.active ?? true;
 
   const lowered = useMemo(() => {
@@ -86,26 +86,27 @@ export function ListView<T>(p: ListViewProps<T>) {
     return -1;
   };
 
-  const [view, setView] = useState<View>({ sel: -1, top: 0 });
+  const [view, setView, viewRef] = useRefState<View>({ sel: -1, top: 0 });
 
   // Keep the view valid when rows change: same item if possible, else the first item.
   const lastKey = useRef<string | undefined>(undefined);
-  const normalized = useMemo<View>(() => {
-    let sel = view.sel;
+  const normalize = (v: View): View => {
+    let sel = v.sel;
     if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
       let found = -1;
       if (lastKey.current !== undefined && p.itemKey) found = rows.findIndex((r) => r.item !== undefined && p.itemKey!(r.item) === lastKey.current);
-      sel = found >= 0 ? found : firstSel(Math.max(0, Math.min(view.sel, rows.length - 1)), 1);
+      sel = found >= 0 ? found : firstSel(Math.max(0, Math.min(v.sel, rows.length - 1)), 1);
       if (sel < 0) sel = firstSel(rows.length - 1, -1);
     }
-    let top = Math.min(view.top, Math.max(0, rows.length - visible));
+    let top = Math.min(v.top, Math.max(0, rows.length - visible));
     if (sel >= 0) {
       if (sel < top) top = sel > 0 && rows[sel - 1]?.item === undefined ? sel - 1 : sel;
       if (sel >= top + visible) top = sel - visible + 1;
     }
     return { sel, top: Math.max(0, top) };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [view, rows, visible]);
+  };
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const normalized = useMemo(() => normalize(view), [view, rows, visible]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
   useEffect(() => {
@@ -114,21 +115,23 @@ export function ListView<T>(p: ListViewProps<T>) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected]);
 
-  const moveTo = (target: number, dir: 1 | -1) => {
+  /** Move relative to the latest view (keys may arrive faster than renders). */
+  const moveTo = (target: (sel: number) => number, dir: 1 | -1) => {
     if (!rows.length) return;
-    const t = Math.max(0, Math.min(rows.length - 1, target));
+    const n = normalize(viewRef.current);
+    const t = Math.max(0, Math.min(rows.length - 1, target(n.sel)));
     let sel = firstSel(t, dir);
     if (sel < 0) sel = firstSel(t, dir === 1 ? -1 : 1);
-    if (sel >= 0) setView({ sel, top: normalized.top });
+    if (sel >= 0) setView(normalize({ sel, top: n.top }));
   };
 
   const listKeys: Binding[] = [
-    { keys: ['down', 'j'], help: 'move down', run: () => moveTo(normalized.sel + 1, 1) },
-    { keys: ['up', 'k'], help: 'move up', run: () => moveTo(normalized.sel - 1, -1) },
-    { keys: ['pgdn', 'ctrl-f'], help: 'page down', run: () => moveTo(normalized.sel + visible, 1) },
-    { keys: ['pgup', 'ctrl-b'], help: 'page up', run: () => moveTo(normalized.sel - visible, -1) },
-    { keys: ['home', 'g'], help: 'first row', run: () => moveTo(0, 1) },
-    { keys: ['end', 'G'], help: 'last row', run: () => moveTo(rows.length - 1, -1) },
+    { keys: ['down', 'j'], help: 'move down', run: () => moveTo((s) => s + 1, 1) },
+    { keys: ['up', 'k'], help: 'move up', run: () => moveTo((s) => s - 1, -1) },
+    { keys: ['pgdn', 'ctrl-f'], help: 'page down', run: () => moveTo((s) => s + visible, 1) },
+    { keys: ['pgup', 'ctrl-b'], help: 'page up', run: () => moveTo((s) => s - visible, -1) },
+    { keys: ['home', 'g'], help: 'first row', run: () => moveTo(() => 0, 1) },
+    { keys: ['end', 'G'], help: 'last row', run: () => moveTo(() => rows.length - 1, -1) },
     { keys: ['/'], label: 'filter', help: 'filter the list (Enter keeps it, Esc clears it)', run: () => setEditing(true) },
   ];
   if (p.onOpen)
@@ -137,7 +140,9 @@ export function ListView<T>(p: ListViewProps<T>) {
       label: p.openLabel ?? 'open',
       help: p.openLabel ?? 'open the selected row',
       run: () => {
-        if (selected !== undefined) p.onOpen!(selected);
+        const n = normalize(viewRef.current);
+        const item = n.sel >= 0 ? rows[n.sel]?.item : undefined;
+        if (item !== undefined) p.onOpen!(item);
       },
     });
   useKeys(listKeys, { active });
@@ -163,7 +168,7 @@ export function ListView<T>(p: ListViewProps<T>) {
       {
         keys: [...EDIT_KEYS],
         run: (input, key) => {
-          const next = editLine(filter, input, key, 200);
+          const next = editLine(filterRef.current, input, key, 200);
           if (!next) return false;
           setFilter(next);
           setView((v) => ({ sel: -1, top: v.top }));

@@ -1,8 +1,392 @@
-/** Chat screen — placeholder until it is written on the framework (see types.ts). */
-import React from 'react';
+/**
+ * Chat screen: the threads of the local thread store (src/core/threads) with unread counts, updating live as
+ * pushes arrive (the receiver of `tui --listen` / `--sandbox`, or a `pdesk listen` elsewhere writing the same
+ * store); a thread view (messages in order with direction, time, sender, text, read state); `c` compose and
+ * send (C1 or C3: answering the party of the thread's last incoming message, see chat-reply.ts), recorded in
+ * the store once the server acknowledged it; `m` marks the selected received message read (C2); `x` closes
+ * the chat (C4) after a confirmation; `n` a message in any thread (a new one too). Every call runs through
+ * desk.run (progress, Esc abandons, errors in the status line with the form kept).
+ */
+import { Box, Text } from 'ink';
+import React, { useMemo, useState } from 'react';
+import { buildChatMessage, buildEncounterClose, buildReadMarker, closeChat, markRead, replyMessage, sendMessage } from '../../core/api/chat.js';
+import { UsageError } from '../../core/errors.js';
+import type { ChatCommunication, EncounterClose } from '../../core/schemas/chat.js';
+import { type ChatOp, type StoreRecord, type ThreadMessage, type ThreadSummary, closeRecord, describeRecord, messageRecord, readRecord } from '../../core/threads/index.js';
+import { sanitize } from '../../core/sanitize.js';
+import { Confirm } from '../components/Confirm.js';
+import { Form, type FormValues } from '../components/Form.js';
+import { ListView } from '../components/ListView.js';
 import { Pane } from '../components/Pane.js';
+import { useDesk } from '../desk.js';
+import { clean, fit, jsonLines } from '../format.js';
+import { useKeys } from '../keys.js';
+import { MESSAGE_HEADER, MESSAGE_WIDTHS, THREAD_HEADER, THREAD_WIDTHS, headerLine, longTime, messageRow, shortTime, threadRow, wrap } from './chat-format.js';
+import { type ReplyPlan, buildReply, partyLabel, refLabel, replyPlan } from './chat-reply.js';
+import { useThreadStore } from './chat-store.js';
 import type { ScreenProps } from './types.js';
 
-export function ChatScreen({ width, height }: ScreenProps) {
-  return <Pane title="Chat" lines={['', 'Chat: chat threads (C1–C4) — coming.', '', 'Use the subcommands meanwhile (pdesk --help).']} width={width} height={height} />;
+type Step = 'threads' | 'thread' | 'compose' | 'new' | 'close';
+
+interface CloseRequest {
+  thread: string;
+  body: EncounterClose;
+  back: Step;
 }
+
+const NEW_AS = ['portal (C1)', 'practice (C3)'] as const;
+const EMPTY_NEW: FormValues = { thread: '', as: NEW_AS[0], sender: '', recipient: '', subject: '', topic: '', text: '' };
+
+/** A builder's error in the words of this screen (its messages name command-line options). */
+function formError(e: unknown): unknown {
+  if (e instanceof UsageError && /^--\w/.test(e.message))
+    return new UsageError(e.message.replace(/^--(\w+)/, (_, n: string) => n.charAt(0).toUpperCase() + n.slice(1)), e.details);
+  return e;
+}
+
+const lastLine = (r: StoreRecord | undefined) => (r ? `last push ${shortTime(r.at)}: ${describeRecord(r).split(' ').slice(1).join(' ')}` : '');
+
+export function ChatScreen({ width, height }: ScreenProps) {
+  const desk = useDesk();
+  const { client, profile } = desk;
+  const threads = useThreadStore();
+  const store = threads.store;
+  const [step, setStep] = useState<Step>('threads');
+  const [selThread, setSelThread] = useState<ThreadSummary | undefined>();
+  const [open, setOpen] = useState<string | undefined>();
+  const [selMsg, setSelMsg] = useState<ThreadMessage | undefined>();
+  const [compose, setCompose] = useState<FormValues>({ text: '', topic: '' });
+  const [composeFor, setComposeFor] = useState<string | undefined>();
+  const [fresh, setFresh] = useState<FormValues>(EMPTY_NEW);
+  const [closing, setClosing] = useState<CloseRequest | undefined>();
+
+  const summaries = useMemo(() => (store && threads.loaded ? store.view.threads : []), [store, threads.version, threads.loaded]);
+  const messages = useMemo(() => (store && open ? store.view.messages(open) ?? [] : []), [store, open, threads.version]);
+  const summary = useMemo(() => (store && open ? store.view.summary(open) : undefined), [store, open, threads.version]);
+  const plan = useMemo(() => replyPlan(messages), [messages]);
+  const unreadTotal = summaries.reduce((n, t) => n + t.unread, 0);
+  // The selected message as the view has it now (its read state changes under it).
+  const current = selMsg ? messages.find((m) => m.id === selMsg.id) ?? selMsg : undefined;
+
+  /** Append to the thread store after the server acknowledged; a failure is said, never thrown. */
+  const record = async (r: StoreRecord, what: string): Promise<boolean> => {
+    if (!store) {
+      desk.error(`${what}, but it is not recorded: ${threads.problem ?? 'the thread store is not open.'}`);
+      return false;
+    }
+    try {
+      await store.append([r]);
+      return true;
+    } catch (e) {
+      desk.error(`${what}, but the thread store could not record it: ${(e as Error).message}`);
+      return false;
+    }
+  };
+
+  const send = async (op: ChatOp, body: ChatCommunication): Promise<boolean> => {
+    const thread = String(body.encounter.identifier[0]!.value);
+    const r = await desk.run(op === 'C1' ? `Sending to the practice system (C1) in ${thread}` : `Sending to the portal (C3) in ${thread}`, (signal) =>
+      op === 'C1' ? sendMessage(client, body, { signal }) : replyMessage(client, body, { signal }),
+    );
+    if (!r.ok) return false;
+    const what = `Sent ${op} ${clean(body.id)} in ${clean(thread)} (HTTP ${r.value.status})`;
+    if (await record(messageRecord(op, 'sent', body), what)) desk.ok(`${what}; recorded in the thread store.`);
+    return true;
+  };
+
+  const openCompose = () => {
+    if (!open) return;
+    if (store?.view.isClosed(open)) return desk.error(`Chat ${clean(open)} is closed: it accepts no new messages.`);
+    if (!plan) return desk.error(`Thread ${clean(open)} has no message to answer: use n to write one.`);
+    if (composeFor !== open) {
+      setCompose({ text: '', topic: plan.topic ?? '' });
+      setComposeFor(open);
+    }
+    setStep('compose');
+  };
+
+  const submitCompose = async (v: FormValues) => {
+    if (!plan) return;
+    const text = v.text ?? '';
+    if (!text.trim()) return desk.error('Text must not be empty.');
+    let body: ChatCommunication;
+    try {
+      body = buildReply(profile, plan, text, (v.topic ?? '').trim() || undefined);
+    } catch (e) {
+      return desk.error(formError(e));
+    }
+    if (await send(plan.op, body)) {
+      setCompose({ text: '', topic: v.topic ?? '' });
+      setStep('thread');
+    }
+  };
+
+  const openNew = () => {
+    const thread = open ?? selThread?.thread ?? '';
+    setFresh((f) => ({ ...f, thread: thread || f.thread }));
+    setStep('new');
+  };
+
+  const submitNew = async (v: FormValues) => {
+    const thread = (v.thread ?? '').trim();
+    if (!thread) return desk.error('Thread must name the encounter id of the chat, e.g. enc-100.');
+    if (!(v.text ?? '').trim()) return desk.error('Text must not be empty.');
+    if (store?.view.isClosed(thread)) return desk.error(`Chat ${clean(thread)} is closed: it accepts no new messages.`);
+    const op: ChatOp = v.as === NEW_AS[1] ? 'C3' : 'C1';
+    let body: ChatCommunication;
+    try {
+      body = buildChatMessage(profile, {
+        thread,
+        text: v.text ?? '',
+        sender: (v.sender ?? '').trim(),
+        recipient: (v.recipient ?? '').trim(),
+        subject: (v.subject ?? '').trim(),
+        topic: (v.topic ?? '').trim() || undefined,
+      });
+    } catch (e) {
+      return desk.error(formError(e));
+    }
+    if (await send(op, body)) {
+      setFresh((f) => ({ ...f, text: '' }));
+      setOpen(thread);
+      setSelMsg(undefined);
+      setStep('thread');
+    }
+  };
+
+  const markSelected = async () => {
+    const m = current;
+    if (!m) return;
+    if (m.via !== 'received') return desk.error('Only a received message can be marked read; this one was sent from here.');
+    if (m.read) return desk.info(`Message ${clean(m.id)} is already marked read (${clean(m.readAt)}).`);
+    let marker;
+    try {
+      marker = buildReadMarker(profile);
+    } catch (e) {
+      return desk.error(e);
+    }
+    const r = await desk.run(`Marking ${clean(m.id)} read (C2)`, (signal) => markRead(client, m.id, marker, { signal }));
+    if (!r.ok) return;
+    const what = `Marked ${clean(m.id)} read at ${marker[0]!.value.valueDateTime} (HTTP ${r.value.status})`;
+    if (await record(readRecord('sent', m.id, marker, m.thread), what)) desk.ok(`${what}; recorded.`);
+  };
+
+  const askClose = (thread: string | undefined) => {
+    if (!thread) return;
+    if (store?.view.isClosed(thread)) return desk.info(`Chat ${clean(thread)} is already closed.`);
+    try {
+      setClosing({ thread, body: buildEncounterClose(profile, thread), back: step });
+    } catch (e) {
+      return desk.error(e);
+    }
+    setStep('close');
+  };
+
+  const doClose = async () => {
+    const c = closing;
+    if (!c) return;
+    setStep(c.back);
+    const r = await desk.run(`Closing chat ${clean(c.thread)} (C4)`, (signal) => closeChat(client, c.thread, c.body, { signal }));
+    if (!r.ok) return;
+    setClosing(undefined);
+    const what = `Closed chat ${clean(c.thread)} (HTTP ${r.value.status})`;
+    if (await record(closeRecord('sent', c.thread, c.body), what)) desk.ok(`${what}; recorded.`);
+  };
+
+  useKeys(
+    [
+      { keys: ['n'], label: 'new message', help: 'write a message in any thread, a new one too (C1 or C3)', run: openNew },
+      { keys: ['x'], label: 'close chat', help: 'close the selected chat (C4), after a confirmation', run: () => askClose(selThread?.thread) },
+    ],
+    { active: step === 'threads' },
+  );
+  useKeys(
+    [
+      {
+        keys: ['c'],
+        label: plan ? `reply as ${plan.as}` : 'reply',
+        help: 'compose and send an answer to the last incoming message (C1 as the portal after a C3, C3 as the practice after a C1)',
+        run: openCompose,
+      },
+      { keys: ['m'], label: 'mark read', help: 'mark the selected received message read (C2)', run: () => void markSelected() },
+      { keys: ['x'], label: 'close chat', help: 'close this chat (C4), after a confirmation', run: () => askClose(open) },
+      { keys: ['n'], help: 'write a message with every field (C1 or C3)', run: openNew },
+      {
+        keys: ['esc'],
+        label: 'back',
+        help: 'back to the threads',
+        run: () => {
+          setStep('threads');
+        },
+      },
+    ],
+    { active: step === 'thread' },
+  );
+
+  const h = height;
+  const receiverLine = desk.receiver
+    ? `Receiving pushes at ${desk.receiver.url} (/portal: C3 C4 C5 · /practice: C1 C2) into the thread store.`
+    : 'No push receiver in this TUI (pdesk tui --listen): the store is watched for what pdesk listen records.';
+
+  if (threads.problem && !threads.loaded)
+    return <Pane title="Chat threads" color="red" lines={['', threads.problem, '', 'Start the TUI with a profile from the profile store, or use `pdesk chat` commands.']} width={width} height={h} />;
+
+  let body: React.ReactNode;
+  switch (step) {
+    case 'threads': {
+      const info = [store ? `store ${store.path}` : '', lastLine(threads.lastPush), threads.warnings ? `${threads.warnings} unreadable line(s) skipped` : '']
+        .filter(Boolean)
+        .join(' · ');
+      body = (
+        <>
+          <Text color={desk.receiver ? 'cyan' : 'gray'} wrap="truncate">
+            {fit(receiverLine, width)}
+          </Text>
+          <Text dimColor wrap="truncate">
+            {fit(sanitize(info), width) || ' '}
+          </Text>
+          <ListView<ThreadSummary>
+            items={summaries}
+            width={width}
+            height={h - 2}
+            title={`Chat threads${unreadTotal ? ` — ${unreadTotal} unread` : ''}`}
+            header={`  ${headerLine(THREAD_HEADER, THREAD_WIDTHS, width - 2)}`}
+            render={threadRow}
+            itemKey={(t) => t.thread}
+            onSelect={setSelThread}
+            onOpen={(t) => {
+              setOpen(t.thread);
+              setSelMsg(undefined);
+              setStep('thread');
+            }}
+            empty={threads.loaded ? 'No threads in the store yet: they appear as messages are sent (n) or pushed to the receiver.' : 'Reading the thread store…'}
+          />
+        </>
+      );
+      break;
+    }
+    case 'thread':
+    case 'compose': {
+      const formH = step === 'compose' ? 7 : 0;
+      const detailH = step === 'compose' ? 0 : Math.min(8, Math.max(3, Math.floor((h - 1) / 3)));
+      const listH = Math.max(3, h - 1 - formH - detailH);
+      const head = summary
+        ? `Chat › ${clean(summary.thread)} · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}${plan?.topic ? ` · ${clean(plan.topic)}` : ''}`
+        : `Chat › ${clean(open)}`;
+      body = (
+        <>
+          <Text color={summary?.status === 'closed' ? 'red' : 'cyan'} wrap="truncate">
+            {fit(head, width)}
+          </Text>
+          <ListView<ThreadMessage>
+            items={messages}
+            width={width}
+            height={listH}
+            title="Messages (oldest first; times local)"
+            header={`  ${headerLine(MESSAGE_HEADER, MESSAGE_WIDTHS, width - 2)}`}
+            render={messageRow}
+            itemKey={(m) => m.id}
+            onSelect={setSelMsg}
+            active={step === 'thread'}
+            empty="No messages in this thread (only its close is recorded)."
+          />
+          {step === 'thread' ? <MessageDetail m={current} width={width} height={detailH} /> : null}
+          {step === 'compose' && plan ? (
+            <Form
+              title={`${plan.answer ? 'Answer' : 'Write'} as ${partyLabel(plan.as)} (${plan.op}) in ${clean(plan.thread)}`}
+              intro={[
+                clean(`From ${refLabel(plan.sender)} to ${refLabel(plan.recipient)} · subject ${refLabel(plan.subject)}`),
+                plan.answer ? clean(`answering ${plan.basis.op} ${plan.basis.id} from ${plan.basis.senderDisplay ?? plan.basis.sender}`) : 'nothing received in this thread yet: continuing as the sender of its last message',
+              ]}
+              fields={[
+                { name: 'text', label: 'Text', placeholder: 'the message' },
+                { name: 'topic', label: 'Topic', placeholder: '(none)' },
+              ]}
+              values={compose}
+              onChange={setCompose}
+              onSubmit={(v) => void submitCompose(v)}
+              onCancel={() => setStep('thread')}
+              submitLabel={`send ${plan.op}`}
+              width={width}
+              height={formH}
+            />
+          ) : null}
+        </>
+      );
+      break;
+    }
+    case 'new':
+      body = (
+        <Form
+          title="New chat message (C1 portal → practice system, C3 practice system → portal)"
+          intro={['References like Patient/<id> or PractitionerRole/<id>; a thread id not seen before opens a new chat.']}
+          fields={[
+            { name: 'thread', label: 'Thread', placeholder: 'encounter id, e.g. enc-100' },
+            { name: 'as', label: 'Send as', kind: 'choice', options: NEW_AS },
+            { name: 'sender', label: 'Sender', placeholder: 'e.g. Patient/pat-1' },
+            { name: 'recipient', label: 'Recipient', placeholder: 'e.g. PractitionerRole/1001' },
+            { name: 'subject', label: 'Subject', placeholder: 'the patient, e.g. Patient/pat-1' },
+            { name: 'topic', label: 'Topic', placeholder: '(optional)' },
+            { name: 'text', label: 'Text', placeholder: 'the message' },
+          ]}
+          values={fresh}
+          onChange={setFresh}
+          onSubmit={(v) => void submitNew(v)}
+          onCancel={() => setStep(open ? 'thread' : 'threads')}
+          submitLabel="send"
+          width={width}
+          height={h}
+        />
+      );
+      break;
+    case 'close':
+      body = closing ? (
+        <Confirm
+          question={`Close chat ${clean(closing.thread)}? PUT Encounter/${clean(closing.thread)} (C4) to ${clean(profile.name)}'s portal; a closed chat takes no new messages:`}
+          lines={jsonLines(closing.body)}
+          yesLabel="close it"
+          danger
+          onYes={() => void doClose()}
+          onNo={() => setStep(closing.back)}
+          width={width}
+          height={h}
+        />
+      ) : null;
+      break;
+  }
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      {body}
+    </Box>
+  );
+}
+
+function MessageDetail({ m, width, height }: { m: ThreadMessage | undefined; width: number; height: number }) {
+  if (height <= 0) return null;
+  if (!m) return <Pane lines={[]} width={width} height={height} />;
+  const dir = `${m.op} ${m.via} · ${m.from === 'portal' ? 'portal → practice system' : 'practice system → portal'}`;
+  const state = m.via === 'received' ? (m.read ? `read (marked ${m.readAt})` : 'unread') : m.read ? `read by the other party (${m.readAt})` : '';
+  const lines = [
+    clean(`${dir} · ${m.sent ? `sent ${longTime(m.sent)} · ` : ''}recorded ${longTime(m.at)}${state ? ` · ${state}` : ''}`),
+    clean(`From ${m.senderDisplay ? `${m.senderDisplay} (${m.sender})` : m.sender} to ${m.recipientDisplay ? `${m.recipientDisplay} (${m.recipient})` : m.recipient} · subject ${m.subject}${m.topic ? ` · topic ${m.topic}` : ''}`),
+    ...(m.attachment ? [clean(`Attachment: ${m.attachment.title} (${m.attachment.contentType})`)] : []),
+    ...wrap(sanitize(m.text, true), Math.max(10, width - 2)).map((l) => `  ${l}`),
+  ];
+  const room = height - 1;
+  const shown = lines.slice(0, room);
+  if (lines.length > room && room > 0) shown[room - 1] = `${fit(shown[room - 1]!, width - 2)} …`;
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      <Text dimColor wrap="truncate">
+        {'─'.repeat(Math.max(0, width))}
+      </Text>
+      {shown.map((l, i) => (
+        <Text key={i} wrap="truncate">
+          {fit(l, width) || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+export type { ReplyPlan };

@@ -1,8 +1,182 @@
-/** Notify screen — placeholder until it is written on the framework (see types.ts). */
-import React from 'react';
+/**
+ * Notify screen: write a notification (email, topic, text), see exactly what will be sent, send it (C5,
+ * practice system → portal) and keep this session's sent list (Enter shows what was sent and answered).
+ * The form is controlled: a refusal leaves it as typed, with the error in the status line.
+ */
+import { Box, Text } from 'ink';
+import React, { useState } from 'react';
+import { buildNotification, notificationEmail, sendNotification } from '../../core/api/notifications.js';
+import { BodyError, UsageError } from '../../core/errors.js';
+import type { Notification } from '../../core/schemas/notification.js';
+import { Confirm } from '../components/Confirm.js';
+import { Form, type FormValues } from '../components/Form.js';
+import { ListView } from '../components/ListView.js';
 import { Pane } from '../components/Pane.js';
+import { useDesk } from '../desk.js';
+import { clean, columns, fit, jsonLines } from '../format.js';
+import { useKeys } from '../keys.js';
 import type { ScreenProps } from './types.js';
 
+type Step = 'list' | 'edit' | 'confirm' | 'detail';
+
+export interface SentNotification {
+  n: number;
+  at: Date;
+  email: string;
+  topic: string;
+  text: string;
+  status: number;
+  /** The id the portal gave it, if it answered with one. */
+  id?: string;
+  body: Notification;
+  answer: unknown;
+}
+
+const FIELDS = [
+  { name: 'email', label: 'Email', placeholder: "the patient's address, e.g. emma.jansen@example.org" },
+  { name: 'topic', label: 'Topic', placeholder: 'e.g. Appointment reminder' },
+  { name: 'text', label: 'Text', placeholder: 'the message' },
+] as const;
+const FORM_LINES = 2 + FIELDS.length + 1;
+const WIDTHS = [8, 28, 20, 0] as const;
+
+const time = (d: Date) => d.toTimeString().slice(0, 8);
+const row = (s: SentNotification, width: number) =>
+  columns([time(s.at), clean(s.email), clean(s.topic), `${s.status}${s.id ? ` ${clean(s.id)}` : ''} · ${clean(s.text)}`], WIDTHS, width);
+
+/** The notification body of the form, or a sentence naming the field that is wrong. */
+function buildFromForm(profile: Parameters<typeof buildNotification>[0], v: FormValues): Notification {
+  const email = (v.email ?? '').trim();
+  const topic = (v.topic ?? '').trim();
+  const text = v.text ?? '';
+  if (!email) throw new UsageError('Email must not be empty: the portal finds the patient by this address.');
+  if (!topic) throw new UsageError('Topic must not be empty.');
+  if (!text.trim()) throw new UsageError('Text must not be empty.');
+  try {
+    return buildNotification(profile, { email, topic, text });
+  } catch (e) {
+    if (e instanceof BodyError && /telecom/.test(e.path)) throw new UsageError(`Email must be an email address, not "${email}".`);
+    throw e;
+  }
+}
+
 export function NotifyScreen({ width, height }: ScreenProps) {
-  return <Pane title="Notify" lines={['', 'Notify: notifications (C5) — coming.', '', 'Use the subcommands meanwhile (pdesk --help).']} width={width} height={height} />;
+  const desk = useDesk();
+  const { client, profile } = desk;
+  const [step, setStep] = useState<Step>('list');
+  const [values, setValues] = useState<FormValues>({ email: '', topic: '', text: '' });
+  const [body, setBody] = useState<Notification | undefined>();
+  const [sent, setSent] = useState<SentNotification[]>([]);
+  const [shown, setShown] = useState<SentNotification | undefined>();
+
+  const review = (v: FormValues) => {
+    try {
+      setBody(buildFromForm(profile, v));
+      setStep('confirm');
+    } catch (e) {
+      desk.error(e);
+    }
+  };
+
+  const send = async () => {
+    if (!body) return;
+    setStep('edit');
+    const email = notificationEmail(body);
+    const r = await desk.run(`Sending the notification to ${email} (C5)`, (signal) => sendNotification(client, body, { signal }));
+    if (!r.ok) return; // the error is in the status line; the form keeps what was typed
+    const answer = r.value.body;
+    const id = answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string' ? (answer as { id: string }).id : undefined;
+    const entry: SentNotification = {
+      n: sent.length + 1,
+      at: new Date(),
+      email,
+      topic: body.topic.text,
+      text: body.payload.map((p) => p.contentString).join('\n'),
+      status: r.value.status,
+      id,
+      body,
+      answer,
+    };
+    setSent((all) => [entry, ...all]);
+    desk.ok(`Sent the notification to ${clean(email)} (HTTP ${r.value.status}${id ? `, id ${clean(id)}` : ''}).`);
+    setValues((v) => ({ ...v, text: '' }));
+    setBody(undefined);
+    setStep('list');
+  };
+
+  useKeys(
+    [
+      { keys: ['n', 'e'], label: 'write', help: 'write a notification (the form keeps what was typed before)', run: () => setStep('edit') },
+      {
+        keys: ['N'],
+        help: 'write a new notification from an empty form',
+        run: () => {
+          setValues({ email: '', topic: '', text: '' });
+          setStep('edit');
+        },
+      },
+    ],
+    { active: step === 'list' },
+  );
+  useKeys([{ keys: ['esc'], label: 'back', help: 'back to the list', run: () => setStep('list') }], { active: step === 'detail' });
+
+  if (step === 'confirm' && body)
+    return (
+      <Confirm
+        question={`Send? POST Communication (C5) to ${clean(profile.name)}'s portal (${clean(profile.portal.baseUrl)}) with this body:`}
+        lines={jsonLines(body)}
+        yesLabel="send"
+        onYes={() => void send()}
+        onNo={() => setStep('edit')}
+        width={width}
+        height={height}
+      />
+    );
+  if (step === 'detail' && shown)
+    return (
+      <Pane
+        title={`Notification ${shown.n} sent at ${time(shown.at)} (HTTP ${shown.status}${shown.id ? `, id ${clean(shown.id)}` : ''})`}
+        lines={['As sent:', ...jsonLines(shown.body), ...(shown.answer !== undefined ? ['', 'The portal answered:', ...jsonLines(shown.answer)] : [])]}
+        width={width}
+        height={height}
+      />
+    );
+
+  const editing = step === 'edit';
+  const listH = Math.max(3, height - FORM_LINES - 1);
+  return (
+    <Box flexDirection="column" height={height} overflow="hidden">
+      <Form
+        title={editing ? `New notification (C5) to ${clean(profile.name)}'s portal` : `New notification (C5) — n to write`}
+        fields={FIELDS}
+        values={values}
+        onChange={setValues}
+        onSubmit={review}
+        onCancel={() => setStep('list')}
+        submitLabel="review"
+        active={editing}
+        width={width}
+        height={FORM_LINES}
+      />
+      <Text dimColor wrap="truncate">
+        {fit('─'.repeat(width), width)}
+      </Text>
+      <ListView<SentNotification>
+        items={sent}
+        width={width}
+        height={listH}
+        title={`Sent this session (${sent.length})`}
+        header={`  ${columns(['TIME', 'EMAIL', 'TOPIC', 'STATUS · TEXT'], WIDTHS, width - 2)}`}
+        render={row}
+        itemKey={(s) => String(s.n)}
+        onOpen={(s) => {
+          setShown(s);
+          setStep('detail');
+        }}
+        openLabel="show"
+        active={!editing}
+        empty="Nothing sent yet in this session. n: write a notification."
+      />
+    </Box>
+  );
 }

@@ -1,0 +1,69 @@
+/** Text helpers of the Chat screen: local times, message rows, word wrap. Server text goes through clean(). */
+import { format } from 'date-fns';
+import type { ThreadMessage, ThreadSummary } from '../../core/threads/index.js';
+import { clean, columns } from '../format.js';
+
+/** `03-01 10:15` in local time, or the text itself when it is not a date. */
+export function shortTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? clean(iso) : format(d, 'MM-dd HH:mm');
+}
+
+/** `2026-03-01 10:15:03` in local time. */
+export function longTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? clean(iso) : format(d, 'yyyy-MM-dd HH:mm:ss');
+}
+
+export const THREAD_WIDTHS = [16, 6, 6, 4, 11, 0] as const;
+export const THREAD_HEADER = ['THREAD', 'STATE', 'UNREAD', 'MSGS', 'LAST', 'TEXT'] as const;
+
+export function threadRow(t: ThreadSummary, width: number): string {
+  return columns(
+    [clean(t.thread), t.status, t.unread ? String(t.unread) : '', String(t.messages), shortTime(t.lastAt ?? t.closedAt), clean(t.lastText ?? (t.status === 'closed' ? '(closed)' : ''))],
+    THREAD_WIDTHS,
+    width,
+  );
+}
+
+export const MESSAGE_WIDTHS = [11, 6, 22, 6, 0] as const;
+export const MESSAGE_HEADER = ['TIME', 'DIR', 'FROM', 'READ', 'TEXT'] as const;
+
+/** Who sent a message: its display text, else its reference. */
+export const senderText = (m: ThreadMessage) => clean(m.senderDisplay ?? m.sender);
+
+export function messageRow(m: ThreadMessage, width: number): string {
+  return columns(
+    [shortTime(m.sent ?? m.at), `${m.via === 'received' ? 'in' : 'out'} ${m.op}`, senderText(m), m.unread ? 'unread' : m.read ? 'read' : '', clean(m.text)],
+    MESSAGE_WIDTHS,
+    width,
+  );
+}
+
+export const headerLine = (names: readonly string[], widths: readonly number[], width: number) => columns([...names], widths, width);
+
+/** Word-wrap sanitised text (newlines kept) to lines of at most `width` columns. */
+export function wrap(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const para of text.split('\n')) {
+    let line = '';
+    for (const word of para.split(/ +/)) {
+      if (!word) continue;
+      if (!line) line = word;
+      else if (line.length + 1 + word.length <= w) line += ` ${word}`;
+      else {
+        out.push(line);
+        line = word;
+      }
+      while (line.length > w) {
+        out.push(line.slice(0, w));
+        line = line.slice(w);
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}

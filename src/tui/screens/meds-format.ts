@@ -1,0 +1,84 @@
+/** Text of the Meds screen: list columns by width, a request's detail lines, a pharmacy line. Server text is cleaned. */
+import type { MedicationRequest, MedicationRow, Organization } from '../../core/schemas/medication.js';
+import { clean, columns } from '../format.js';
+
+/** `60 tablet` from `dispenseRequest.initialFill.quantity`. */
+export function quantityText(r: MedicationRequest): string {
+  const q = r.dispenseRequest?.initialFill?.quantity;
+  if (!q) return '';
+  const unit = q.unit ?? q.code;
+  return clean(unit ? `${q.value} ${unit}` : String(q.value));
+}
+
+/** `2026-03-01..2026-03-31` from the first extension carrying a `valuePeriod`. */
+export function periodText(r: MedicationRequest): string {
+  const p = r.extension?.find((e) => e.valuePeriod)?.valuePeriod;
+  if (!p || (!p.start && !p.end)) return '';
+  return clean(`${p.start ?? ''}..${p.end ?? ''}`);
+}
+
+export const idOf = (reference: string | undefined, type: string) =>
+  reference?.startsWith(`${type}/`) ? reference.slice(type.length + 1) : undefined;
+
+export const refText = (r: { reference: string; display?: string } | undefined) => clean(r ? (r.display ? `${r.display} (${r.reference})` : r.reference) : '');
+
+export function pharmacyName(row: MedicationRow): string {
+  return clean(row.organization?.name ?? row.medicationRequest.performer?.display ?? row.medicationRequest.performer?.reference ?? '');
+}
+
+/** `Oudegracht 120, 3511 AX Utrecht NL`. */
+export function addressText(o: Organization | undefined): string {
+  const a = o?.address?.[0];
+  if (!a) return '';
+  return clean([(a.line ?? []).join(' '), [a.postalCode, a.city, a.country].filter(Boolean).join(' ')].filter(Boolean).join(', '));
+}
+
+export const identifierText = (o: Organization) => clean((o.identifier ?? []).map((i) => (i.system ? `${i.system}|${i.value}` : i.value)).join(', '));
+
+export function pharmacyLine(o: Organization, width: number): string {
+  return columns([clean(o.id), clean(o.name ?? ''), addressText(o), identifierText(o)], [8, 24, 36, 0], width);
+}
+
+interface Layout {
+  header: string[];
+  widths: number[];
+  values: (row: MedicationRow) => string[];
+}
+
+/** Columns that fit the width: the period and status only on wide terminals. */
+export function medLayout(width: number): Layout {
+  const med = (row: MedicationRow) => clean(row.medicationRequest.medicationReference.display ?? row.medicationRequest.medicationReference.reference);
+  const patient = (row: MedicationRow) => clean(row.medicationRequest.subject.reference.replace(/^Patient\//, ''));
+  if (width >= 112)
+    return {
+      header: ['ID', 'STATUS', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY', 'PERIOD'],
+      widths: [6, 6, 28, 8, 24, 12, 0],
+      values: (r) => [clean(r.medicationRequest.id), clean(r.medicationRequest.status), med(r), patient(r), pharmacyName(r), quantityText(r.medicationRequest), periodText(r.medicationRequest)],
+    };
+  return {
+    header: ['ID', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY'],
+    widths: [6, 24, 7, 20, 0],
+    values: (r) => [clean(r.medicationRequest.id), med(r), patient(r), pharmacyName(r), quantityText(r.medicationRequest)],
+  };
+}
+
+/** `label  value` lines of one request (and its pharmacy, when the list gave it). */
+export function detailLines(r: MedicationRequest, org: Organization | undefined): string[] {
+  const fields: Array<[string, string | undefined]> = [
+    ['id', clean(r.id)],
+    ['status', clean(r.status)],
+    ['intent', clean(r.intent)],
+    ['medication', refText(r.medicationReference)],
+    ['patient', refText(r.subject)],
+    ['pharmacy', refText(r.performer)],
+    ['  name', org ? clean(org.name ?? '') : undefined],
+    ['  address', org ? addressText(org) : undefined],
+    ['  identifier', org ? identifierText(org) : undefined],
+    ['quantity', quantityText(r)],
+    ['period', periodText(r)],
+    ['authoredOn', clean(r.authoredOn ?? '')],
+    ['basedOn', clean(r.basedOn?.map((b) => b.reference).join(', ') ?? '')],
+    ['note', clean(r.note?.join(' | ') ?? '')],
+  ];
+  return fields.filter(([, v]) => v).map(([k, v]) => `${k.padEnd(12)}  ${v}`);
+}

@@ -1,0 +1,110 @@
+/**
+ * TUI test harness: the whole App (ink-testing-library) against a real sandbox on port 0, with a fixed
+ * terminal size. `press` sends keys one by one and lets Ink render in between; `waitFor` polls the last frame.
+ */
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { vi } from 'vitest';
+import { Profile } from '../../src/profiles/schema.js';
+import { sandboxProfile } from '../../src/sandbox/profile.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { Root, type RootProps } from '../../src/tui/app.js';
+import type { ScreenId } from '../../src/tui/screens/types.js';
+
+export const KEY = {
+  up: '\u001B[A',
+  down: '\u001B[B',
+  right: '\u001B[C',
+  left: '\u001B[D',
+  enter: '\r',
+  esc: '\u001B',
+  tab: '\t',
+  backspace: '\u007F',
+  pgdn: '\u001B[6~',
+  pgup: '\u001B[5~',
+  home: '\u001B[H',
+  end: '\u001B[F',
+  ctrlC: '\u0003',
+} as const;
+
+export const tick = (ms = 15) => new Promise((r) => setTimeout(r, ms));
+
+export interface Desk {
+  sandbox: Sandbox;
+  profile: Profile;
+  frame(): string;
+  /** Send keys one at a time (a string of several printable characters is typed as one paste unless split). */
+  press(...keys: string[]): Promise<void>;
+  /** Type text character by character. */
+  type(text: string): Promise<void>;
+  waitFor(text: string | RegExp, timeout?: number): Promise<string>;
+  quitCalls: number;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  sandbox?: SandboxOptions;
+  size?: { columns: number; rows: number };
+  screen?: ScreenId;
+  root?: Partial<RootProps>;
+}
+
+export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
+  const sandbox = await startSandbox({ port: 0, log: () => undefined, ...o.sandbox });
+  const profile = Profile.parse(sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }));
+  const state = { quitCalls: 0 };
+  const r = render(
+    <Root
+      profile={profile}
+      size={o.size ?? { columns: 100, rows: 30 }}
+      initialScreen={o.screen}
+      onQuit={() => state.quitCalls++}
+      loadProfile={async (name) => {
+        if (name === 'other') return Profile.parse(sandboxProfile(sandbox.url, { name: 'other' }));
+        const { ConfigError } = await import('../../src/core/errors.js');
+        throw new ConfigError(`There is no profile named "${name}".`);
+      }}
+      {...o.root}
+    />,
+  );
+  const frame = () => r.lastFrame() ?? '';
+  const desk: Desk = {
+    sandbox,
+    profile,
+    frame,
+    async press(...keys) {
+      for (const k of keys) {
+        r.stdin.write(k);
+        await tick(k === KEY.esc ? 25 : 10);
+      }
+    },
+    async type(text) {
+      for (const ch of text) {
+        r.stdin.write(ch);
+        await tick(5);
+      }
+    },
+    async waitFor(text, timeout = 5000) {
+      await vi.waitFor(
+        () => {
+          const f = frame();
+          if (typeof text === 'string' ? !f.includes(text) : !text.test(f)) throw new Error(`waiting for ${String(text)} in:\n${f}`);
+        },
+        { timeout, interval: 10 },
+      );
+      return frame();
+    },
+    get quitCalls() {
+      return state.quitCalls;
+    },
+    async close() {
+      r.unmount();
+      r.cleanup();
+      await sandbox.close();
+    },
+  };
+  return desk;
+}
+
+/** Lines of a frame (no trailing newline). */
+export const lines = (f: string) => f.split('\n');

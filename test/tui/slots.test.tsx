@@ -1,0 +1,128 @@
+/** Slots screen against a real sandbox: pick category, type, practitioner, range; book a slot end to end. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Desk, KEY, lines, openDesk } from './harness.js';
+
+let desk: Desk | undefined;
+afterEach(async () => {
+  await desk?.close();
+  desk = undefined;
+});
+
+/** From the category list to the slot list of Dr. Anna Berg (schedule 11), today to +6d. */
+async function toSlots(d: Desk) {
+  await d.waitFor('gp — General practice');
+  await d.press(KEY.enter); // gp (first category)
+  await d.waitFor('Appointment type (A1)');
+  await d.waitFor('Consultation');
+  await d.press(KEY.enter); // consult
+  await d.waitFor('Practitioner and schedule');
+  await d.press('j', KEY.enter); // Dr. Anna Berg · schedule 11
+  await d.waitFor('Date range');
+  await d.press(KEY.enter, KEY.enter); // today, +6d
+  await d.waitFor('Slots (times in UTC)');
+}
+
+describe('Slots screen', () => {
+  it('renders the wizard and lists free slots grouped by day', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    const f = desk.frame();
+    expect(f).toMatch(/\w{3} \d{4}-\d{2}-\d{2} · \d+ slots/);
+    expect(f).toContain('Dr. Anna Berg (1001)');
+    expect(f).toMatch(/slot-11-\d{8}-\d{4}/);
+    expect(f).not.toContain('Dr. Omar Haddad');
+    expect(f).toContain('gp › Consultation › Dr. Anna Berg (1001) · schedule 11');
+    // 7 days × 12 slots of schedule 11 (slots of today already past are still listed by the sandbox).
+    expect(f).toMatch(/1\/\d+/);
+    expect(lines(f).length).toBeLessThanOrEqual(29);
+  });
+
+  it('books a slot end to end: confirmation shows the body, the sandbox holds the appointment, the slot is busy', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    const first = /slot-11-\d{8}-\d{4}/.exec(desk.frame())![0];
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.type('pat-tui-9');
+    await desk.press(KEY.enter); // → comment (prefilled with the type)
+    await desk.press(KEY.enter); // → status
+    await desk.press(KEY.right); // proposed
+    await desk.press(KEY.enter); // review
+    await desk.waitFor('Book? POST Appointment (A6)');
+    const confirm = desk.frame();
+    expect(confirm).toContain('"status": "proposed"');
+    expect(desk.sandbox.state.appointments.size).toBe(3); // nothing sent yet
+    await desk.press(KEY.pgdn, KEY.pgdn);
+    await desk.waitFor('"reference": "Patient/pat-tui-9"');
+    await desk.press('y');
+    await desk.waitFor('Booked appointment');
+    const booked = [...desk.sandbox.state.appointments.values()].find((a) => a.participant?.some((p) => p.actor?.reference === 'Patient/pat-tui-9'));
+    expect(booked?.status).toBe('proposed');
+    expect(booked?.comment).toBe('Consultation');
+    expect(desk.sandbox.state.slots.get(first)?.status).toBe('busy');
+    expect(desk.frame()).not.toContain(first);
+  });
+
+  it('keeps the form and shows the OperationOutcome in the status line when the server refuses', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    const first = /slot-11-\d{8}-\d{4}/.exec(desk.frame())![0];
+    // Someone else takes the slot meanwhile.
+    desk.sandbox.state.slots.get(first)!.status = 'busy';
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.type('pat-q-j'); // q and j are typed, not quit/move
+    await desk.press(KEY.tab);
+    await desk.press('\u0015'); // ^U clears the comment
+    await desk.type('please call');
+    await desk.press(KEY.enter, KEY.enter, 'y');
+    const f = await desk.waitFor('HTTP 409 Conflict');
+    expect(f).toContain('is not free');
+    expect(f).toContain('Book this slot (A6)');
+    expect(f).toContain('pat-q-j');
+    expect(f).toContain('please call');
+    expect(desk.quitCalls).toBe(0);
+  });
+
+  it('Esc walks back step by step; / filters; ? lists the keys of the screen', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    await desk.press('?');
+    let f = await desk.waitFor('Help — keys');
+    expect(f).toContain('Slots screen');
+    expect(f).toContain('change the date range');
+    expect(f).toContain('filter the list');
+    await desk.press(KEY.esc);
+    await desk.waitFor('Slots (times in UTC)');
+    await desk.press('/');
+    await desk.type('13:30');
+    f = await desk.waitFor(/\/13:30/);
+    expect(f).toContain('13:30–14:00');
+    expect(f).not.toContain('09:00–09:30');
+    await desk.press(KEY.esc); // clears the filter
+    await desk.waitFor('09:00–09:30');
+    await desk.press(KEY.esc);
+    await desk.waitFor('Practitioner and schedule');
+    await desk.press(KEY.esc);
+    await desk.waitFor('Appointment type (A1)');
+    await desk.press(KEY.esc);
+    await desk.waitFor('Service category');
+  });
+
+  it('an error in the date range stays in the form', async () => {
+    desk = await openDesk();
+    await desk.waitFor('gp — General practice');
+    await desk.press(KEY.enter);
+    await desk.waitFor('Consultation');
+    await desk.press(KEY.enter);
+    await desk.waitFor('Practitioner and schedule');
+    await desk.press(KEY.enter);
+    await desk.waitFor('Date range');
+    await desk.press(KEY.tab, '\u0015');
+    await desk.type('nonsense');
+    await desk.press(KEY.enter);
+    const f = await desk.waitFor('To must be a date');
+    expect(f).toContain('nonsense');
+    expect(desk.sandbox.received.filter((r) => r.path.endsWith('/Slot'))).toHaveLength(0);
+  });
+});
