@@ -240,6 +240,16 @@ describe.concurrent('show, use, remove', () => {
     }
   });
 
+  it('a profile store that is not JSON exits 3 naming the file, not a crash', async () => {
+    const dir = freshDir();
+    writeFileSync(storeFile(dir), '{"profiles": {', { mode: 0o600 });
+    for (const args of [['profile', 'list'], ['api', 'GET', '/Slot']]) {
+      const r = await runCli(args, { configDir: dir });
+      expect(r.code).toBe(3);
+      expect(r.stderr.split('\n')[0]).toBe(`pdesk: The profile store ${storeFile(dir)} is not valid JSON.`);
+    }
+  });
+
   it('with no profiles at all, a command exits 3 and says how to add one', async () => {
     const dir = freshDir();
     const r = await runCli(['api', 'GET', '/Slot'], { configDir: dir });

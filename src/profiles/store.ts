@@ -21,14 +21,21 @@ export function configDir(): string {
 let conf: Conf<StoreShape> | undefined;
 function store(): Conf<StoreShape> {
   if (!conf) {
-    conf = new Conf<StoreShape>({
-      projectName: 'pdesk',
-      projectSuffix: '',
-      cwd: process.env.PDESK_CONFIG_DIR || undefined,
-      configName: 'profiles',
-      configFileMode: 0o600,
-      defaults: { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} },
-    });
+    try {
+      conf = new Conf<StoreShape>({
+        projectName: 'pdesk',
+        projectSuffix: '',
+        cwd: process.env.PDESK_CONFIG_DIR || undefined,
+        configName: 'profiles',
+        configFileMode: 0o600,
+        defaults: { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} },
+      });
+    } catch (e) {
+      // A hand-edited store that is not JSON is a configuration error (exit 3), not a crash.
+      if (!(e instanceof SyntaxError)) throw e;
+      const where = process.env.PDESK_CONFIG_DIR ? `${process.env.PDESK_CONFIG_DIR.replace(/\/+$/, '')}/profiles.json` : 'profiles.json in the pdesk config folder';
+      throw new ConfigError(`The profile store ${where} is not valid JSON.`, [e.message, 'Fix the file, or move it away and import the profiles again.']);
+    }
     const v = conf.get('schemaVersion');
     if (v > PROFILE_SCHEMA_VERSION)
       throw new ConfigError(`The profile store ${conf.path} was written by a newer pdesk (schema ${v}).`);
