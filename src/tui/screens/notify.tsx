@@ -11,7 +11,6 @@ import type { Notification } from '../../core/schemas/notification.js';
 import { Confirm } from '../components/Confirm.js';
 import { Form, type FormValues } from '../components/Form.js';
 import { ListView } from '../components/ListView.js';
-import { Pane } from '../components/Pane.js';
 import { useDesk } from '../desk.js';
 import { clean, columns, fit, jsonLines } from '../format.js';
 import { useKeys } from '../keys.js';
@@ -124,7 +123,12 @@ export function NotifyScreen({ width, height }: ScreenProps) {
     return (
       <Confirm
         question={`Send? POST Communication (C5) to ${clean(profile.name)}'s portal (${clean(profile.portal.baseUrl)}) with this body:`}
-        lines={jsonLines(body)}
+        lines={[
+          clean(`To ${notificationEmail(body)} · topic ${body.topic.text}`),
+          ...body.payload.map((p) => clean(`Text: ${p.contentString}`)),
+          '',
+          ...jsonLines(body),
+        ]}
         yesLabel="send"
         onYes={() => void send()}
         onNo={() => setStep('edit')}
@@ -134,9 +138,16 @@ export function NotifyScreen({ width, height }: ScreenProps) {
     );
   if (step === 'detail' && shown)
     return (
-      <Pane
+      <ScrollText
         title={`Notification ${shown.n} sent at ${time(shown.at)} (HTTP ${shown.status}${shown.id ? `, id ${clean(shown.id)}` : ''})`}
-        lines={['As sent:', ...jsonLines(shown.body), ...(shown.answer !== undefined ? ['', 'The portal answered:', ...jsonLines(shown.answer)] : [])]}
+        lines={[
+          clean(`To ${shown.email} · topic ${shown.topic}`),
+          clean(`Text: ${shown.text}`),
+          '',
+          'As sent:',
+          ...jsonLines(shown.body),
+          ...(shown.answer !== undefined ? ['', 'The portal answered:', ...jsonLines(shown.answer)] : []),
+        ]}
         width={width}
         height={height}
       />
@@ -177,6 +188,40 @@ export function NotifyScreen({ width, height }: ScreenProps) {
         active={!editing}
         empty="Nothing sent yet in this session. n: write a notification."
       />
+    </Box>
+  );
+}
+
+/** Lines under a title, scrolled with ↑↓ j k PgUp PgDn (Esc is the caller's). */
+function ScrollText(p: { title: string; lines: readonly string[]; width: number; height: number }) {
+  const [top, setTop] = useState(0);
+  const room = Math.max(1, p.height - 2);
+  const maxTop = Math.max(0, p.lines.length - room);
+  const scroll = (d: number) => setTop((t) => Math.max(0, Math.min(maxTop, t + d)));
+  useKeys([
+    { keys: ['down', 'j'], label: 'scroll', help: 'scroll down', run: () => scroll(1) },
+    { keys: ['up', 'k'], help: 'scroll up', run: () => scroll(-1) },
+    { keys: ['pgdn', 'space'], help: 'scroll a page down', run: () => scroll(room) },
+    { keys: ['pgup'], help: 'scroll a page up', run: () => scroll(-room) },
+  ]);
+  const shown = p.lines.slice(top, top + room);
+  const more = p.lines.length - top - shown.length;
+  return (
+    <Box flexDirection="column" height={p.height} overflow="hidden">
+      <Text bold color="cyan" wrap="truncate">
+        {fit(p.title, p.width)}
+      </Text>
+      {shown.map((l, i) => (
+        <Text key={i} wrap="truncate">
+          {fit(l, p.width) || ' '}
+        </Text>
+      ))}
+      {Array.from({ length: room - shown.length }, (_, i) => (
+        <Text key={`pad${i}`}> </Text>
+      ))}
+      <Text dimColor wrap="truncate">
+        {fit(more > 0 ? `… ${more} more lines (↓ PgDn to scroll) · Esc: back` : top > 0 ? '(↑ PgUp to scroll back) · Esc: back' : 'Esc: back', p.width)}
+      </Text>
     </Box>
   );
 }
