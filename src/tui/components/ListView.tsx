@@ -4,7 +4,7 @@
  * `height` lines, whatever the number of items.
  */
 import { Box, Text } from 'ink';
-import React, { useEffect, useMemo, useRef } from 'react';
+import React, { useLayoutEffect, useMemo, useRef } from 'react';
 import { fit } from '../format.js';
 import { type Binding, useKeys, useRefState } from '../keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './line-editor.js';
@@ -109,7 +109,8 @@ export function ListView<T>(p: ListViewProps<T>) {
   const normalized = useMemo(() => normalize(view), [view, rows, visible]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
-  useEffect(() => {
+  // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once.
+  useLayoutEffect(() => {
     lastKey.current = selected !== undefined && p.itemKey ? p.itemKey(selected) : undefined;
     p.onSelect?.(selected);
     // eslint-disable-next-line react-hooks/exhaustive-deps

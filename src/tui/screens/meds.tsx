@@ -24,7 +24,7 @@ import { Pane } from '../components/Pane.js';
 import { useDesk } from '../desk.js';
 import { clean, columns, fit, jsonLines } from '../format.js';
 import { useKeys } from '../keys.js';
-import { detailLines, idOf, identifierText, medLayout, pharmacyLine, quantityText, refText } from './meds-format.js';
+import { detailLines, idOf, identifierText, medLayout, periodText, pharmacyLine, quantityText, refText } from './meds-format.js';
 import type { ScreenProps } from './types.js';
 
 type Step = 'list' | 'detail' | 'reorder' | 'pick' | 'confirm';
@@ -74,6 +74,7 @@ export function MedsScreen({ width, height }: ScreenProps) {
   const { client, profile } = desk;
   const [step, setStep] = useState<Step>('list');
   const [rows, setRows] = useState<MedicationRow[] | undefined>();
+  const [loadFailed, setLoadFailed] = useState(false);
   const [selected, setSelected] = useState<MedicationRow | undefined>();
   const [detail, setDetail] = useState<Target | undefined>();
   const [target, setTarget] = useState<Target | undefined>();
@@ -87,6 +88,7 @@ export function MedsScreen({ width, height }: ScreenProps) {
     const r = await desk.run('Loading medication requests (M1)', (signal) => listMedicationRequests(client, [], { signal, limit: LIST_LIMIT }), {
       okText: (v) => `${v.length} medication request${v.length === 1 ? '' : 's'}.`,
     });
+    setLoadFailed(!r.ok);
     if (r.ok) setRows(r.value);
     else setRows((old) => old ?? []);
   }, [desk, client]);
@@ -226,7 +228,7 @@ export function MedsScreen({ width, height }: ScreenProps) {
           onSelect={setSelected}
           onOpen={(row) => void showDetail(row)}
           openLabel="details"
-          empty={rows ? 'No medication requests.' : 'Loading…'}
+          empty={loadFailed ? 'Not loaded (see the status line): r to try again.' : rows ? 'No medication requests.' : 'Loading…'}
         />
       );
       break;
@@ -292,7 +294,12 @@ export function MedsScreen({ width, height }: ScreenProps) {
           question={clean(
             `Order? POST MedicationRequest (M3) to ${profile.name}: reorder of ${target?.r.id} at ${order.org?.name ? `${order.org.name} (${order.org.id})` : order.body.performer.reference}${order.org && identifierText(order.org) ? ` [${identifierText(order.org)}]` : ''}:`,
           )}
-          lines={jsonLines(order.body)}
+          lines={[
+            clean(`${refText(order.body.medicationReference)} for ${refText(order.body.subject)}`),
+            clean(`quantity ${quantityText(order.body as MedicationRequest)} · period ${periodText(order.body as MedicationRequest)}${order.body.note ? ` · note ${order.body.note.join(' | ')}` : ''}`),
+            '',
+            ...jsonLines(order.body),
+          ]}
           yesLabel="order"
           onYes={() => void place()}
           onNo={() => setStep('reorder')}

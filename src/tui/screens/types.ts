@@ -32,6 +32,11 @@
  * not quit. Pass `active: false` to switch a registration off (hidden screens are switched off for you).
  * Do not bind in a screen the keys the list binds (↑↓ j k PgUp PgDn Home End g G / Enter).
  *
+ * Keys can arrive faster than Ink renders (it renders a state change in a later tick, and passive effects
+ * run later still): a handler must not read state from its render closure when a previous key may have
+ * changed it. Keep such state in `useRefState` (keys.tsx) and read `ref.current` in handlers; anything a
+ * handler needs from a child (e.g. ListView's `onSelect`) is delivered in a layout effect.
+ *
  * ## Esc = back
  * Bind `esc` at layer `screen` while you are in a sub-view (detail, second step) and go one step back.
  * When nothing of yours handles it, Esc goes back to the previously shown screen.

@@ -1,0 +1,101 @@
+/** Appointments screen against a real sandbox: list, details, cancel with confirmation, errors keep the form. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Desk, KEY, openDesk } from './harness.js';
+
+let desk: Desk | undefined;
+afterEach(async () => {
+  await desk?.close();
+  desk = undefined;
+});
+
+describe('Appointments screen', () => {
+  it('lists appointments with status and participants; Enter shows details, Esc goes back', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    const f = await desk.waitFor('appt-3');
+    expect(f).toMatch(/appt-1\s+booked/);
+    expect(f).toMatch(/appt-2\s+proposed/);
+    expect(f).toMatch(/appt-3\s+cancelled/);
+    expect(f).toContain('(pat-1)');
+    expect(f).toContain('3 appointments.');
+    await desk.press(KEY.enter);
+    const d = await desk.waitFor('Participants');
+    expect(d).toContain('Appointment appt-1');
+    expect(d).toMatch(/Patient|pat-1/);
+    await desk.press(KEY.esc);
+    await desk.waitFor('STATUS');
+  });
+
+  it('c cancels the selected appointment after a confirmation with a comment', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-1');
+    await desk.press('c');
+    await desk.waitFor('Cancel appointment appt-1 (A7)');
+    await desk.press(KEY.down); // comment
+    await desk.type('patient is ill, q j'); // q and j are text here
+    await desk.press(KEY.enter);
+    const c = await desk.waitFor('POST AppointmentResponse (A7)');
+    expect(c).toContain('"participantStatus": "declined"');
+    expect(c).toContain('patient is ill, q j');
+    expect(desk.sandbox.state.appointments.get('appt-1')?.status).toBe('booked'); // nothing sent before y
+    await desk.press('y');
+    const f = await desk.waitFor('Cancelled appointment appt-1');
+    expect(f).toMatch(/appt-1\s+cancelled/);
+    const appt = desk.sandbox.state.appointments.get('appt-1')!;
+    expect(appt.status).toBe('cancelled');
+    const sent = desk.sandbox.received.find((r) => r.path.endsWith('/AppointmentResponse'));
+    expect(sent?.body).toMatchObject({ participantStatus: 'declined', comment: 'patient is ill, q j', appointment: { reference: 'Appointment/appt-1' } });
+    expect(desk.quitCalls).toBe(0);
+  });
+
+  it('n at the confirmation sends nothing and keeps the form; an empty comment is refused', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-1');
+    await desk.press('c');
+    await desk.waitFor('Cancel appointment appt-1');
+    await desk.press(KEY.down, KEY.enter);
+    await desk.waitFor('Comment must not be empty');
+    await desk.type('later');
+    await desk.press(KEY.enter);
+    await desk.waitFor('POST AppointmentResponse');
+    await desk.press('n');
+    const f = await desk.waitFor('Cancel appointment appt-1 (A7)');
+    expect(f).toContain('later');
+    expect(desk.sandbox.received.filter((r) => r.path.endsWith('/AppointmentResponse'))).toHaveLength(0);
+  });
+
+  it('a refused cancellation shows the OperationOutcome and keeps the form', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-1');
+    // The appointment disappears on the server meanwhile: A7 answers 404 with an OperationOutcome.
+    desk.sandbox.state.appointments.delete('appt-1');
+    await desk.press('c');
+    await desk.waitFor('Cancel appointment appt-1');
+    await desk.press(KEY.down);
+    await desk.type('no show');
+    await desk.press(KEY.enter, 'y');
+    const f = await desk.waitFor('HTTP 404');
+    expect(f).toContain('Appointment appt-1 was not found');
+    expect(f).toContain('Cancel appointment appt-1 (A7)');
+    expect(f).toContain('no show');
+  });
+
+  it('/ filters the list and ? lists the keys of the screen', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-3');
+    await desk.press('/');
+    await desk.type('proposed');
+    let f = await desk.waitFor('/proposed');
+    expect(f).toContain('appt-2');
+    expect(f).not.toContain('appt-1 ');
+    await desk.press(KEY.enter); // keep the filter
+    await desk.press('?');
+    f = await desk.waitFor('Help — keys');
+    expect(f).toContain('cancel the selected appointment');
+    expect(f).toContain('reload the appointments');
+    await desk.press(KEY.esc);
+    await desk.waitFor('/proposed');
+    await desk.press(KEY.esc); // clears the filter
+    f = await desk.waitFor('appt-1');
+    expect(f).not.toContain('/proposed');
+  });
+});
