@@ -4,7 +4,7 @@
  * quantity, period and note → a confirmation showing the body built by the core (decisions.md §10) → order
  * (M3). Every call runs through desk.run; a refusal leaves the form as typed with the error in the status line.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import React, { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   type ReorderInput,
@@ -22,7 +22,7 @@ import { Form, type FormValues } from '../components/Form.js';
 import { ListView } from '../components/ListView.js';
 import { Pane } from '../components/Pane.js';
 import { useDesk } from '../desk.js';
-import { clean, columns, fit, jsonLines } from '../format.js';
+import { clean, columns, jsonLines } from '../format.js';
 import { useKeys } from '../keys.js';
 import { detailLines, idOf, identifierText, medLayout, periodText, pharmacyLine, quantityText, refText } from './meds-format.js';
 import type { ScreenProps } from './types.js';
@@ -84,13 +84,17 @@ export function MedsScreen({ width, height }: ScreenProps) {
   const [pending, setPending] = useState<ReorderInput | undefined>();
   const [order, setOrder] = useState<Order | undefined>();
 
-  const load = useCallback(async () => {
-    const r = await desk.run('Loading medication requests (M1)', (signal) => listMedicationRequests(client, [], { signal, limit: LIST_LIMIT }), {
-      okText: (v) => `${v.length} medication request${v.length === 1 ? '' : 's'}.`,
-    });
+  /** M1; `quiet` keeps the status line as it is (after an order, its confirmation stays). */
+  const load = useCallback(async (quiet = false) => {
+    const r = await desk.run(
+      'Loading medication requests (M1)',
+      (signal) => listMedicationRequests(client, [], { signal, limit: LIST_LIMIT }),
+      quiet ? {} : { okText: (v) => `${v.length} medication request${v.length === 1 ? '' : 's'}.` },
+    );
     setLoadFailed(!r.ok);
     if (r.ok) setRows(r.value);
     else setRows((old) => old ?? []);
+    return r.ok;
   }, [desk, client]);
 
   useEffect(() => {
@@ -178,13 +182,14 @@ export function MedsScreen({ width, height }: ScreenProps) {
     const r = await desk.run(`Ordering a reorder of ${clean(target.r.id)} (M3)`, (signal) => orderMedication(client, o.body, { signal }));
     if (!r.ok) return; // the error is in the status line; the form keeps what was typed
     const created = r.value.medicationRequest;
-    desk.ok(
-      `Ordered ${created ? clean(created.id) : 'it'} (HTTP ${r.value.status}, ${clean(created?.status ?? o.body.status)}): ${refText(o.body.medicationReference)}, ${quantityText(o.body as MedicationRequest)} at ${clean(o.org?.name ?? o.body.performer.reference)}.`,
-    );
     setOrder(undefined);
     setTarget(undefined);
     setStep('list');
-    void load();
+    // Reload first: a request's start clears the status line, and the order's confirmation must stay.
+    const reloaded = await load(true);
+    desk.ok(
+      `Ordered ${created ? clean(created.id) : 'it'} (HTTP ${r.value.status}, ${clean(created?.status ?? o.body.status)}): ${refText(o.body.medicationReference)}, ${quantityText(o.body as MedicationRequest)} at ${clean(o.org?.name ?? o.body.performer.reference)}.${reloaded ? '' : ' The list could not be reloaded (r to try again).'}`,
+    );
   };
 
   useKeys(
@@ -213,24 +218,28 @@ export function MedsScreen({ width, height }: ScreenProps) {
 
   const layout = useMemo(() => medLayout(width - 2), [width]);
 
+  const list = (
+    <Box display={step === 'list' ? 'flex' : 'none'} flexDirection="column" height={height} overflow="hidden">
+      <ListView<MedicationRow>
+        items={rows ?? []}
+        width={width}
+        height={height}
+        title={`Medication requests (M1) — ${clean(profile.name)}`}
+        header={`  ${columns(layout.header, layout.widths, width - 2)}`}
+        render={(row, w) => columns(layout.values(row), layout.widths, w)}
+        itemKey={(row) => row.medicationRequest.id}
+        onSelect={setSelected}
+        onOpen={(row) => void showDetail(row)}
+        openLabel="details"
+        active={step === 'list'}
+        empty={loadFailed ? 'Not loaded (see the status line): r to try again.' : rows ? 'No medication requests.' : 'Loading…'}
+      />
+    </Box>
+  );
+
   let body: React.ReactNode;
   switch (step) {
     case 'list':
-      body = (
-        <ListView<MedicationRow>
-          items={rows ?? []}
-          width={width}
-          height={height}
-          title={`Medication requests (M1) — ${clean(profile.name)}`}
-          header={`  ${columns(layout.header, layout.widths, width - 2)}`}
-          render={(row, w) => columns(layout.values(row), layout.widths, w)}
-          itemKey={(row) => row.medicationRequest.id}
-          onSelect={setSelected}
-          onOpen={(row) => void showDetail(row)}
-          openLabel="details"
-          empty={loadFailed ? 'Not loaded (see the status line): r to try again.' : rows ? 'No medication requests.' : 'Loading…'}
-        />
-      );
       break;
     case 'detail':
       body = detail ? (
@@ -252,7 +261,7 @@ export function MedsScreen({ width, height }: ScreenProps) {
               name: 'pharmacy',
               label: 'Pharmacy',
               placeholder: 'Organization id, or system|value',
-              note: clean(`an Organization id, or <system>|<value> to search by identifier (M4)${example?.system ? `, e.g. ${example.system}|${example.value}` : ''}`),
+              note: clean(`id, or system|value to search (M4)${example?.system ? `, e.g. ${example.system}|${example.value}` : ''}`),
             },
             { name: 'quantity', label: 'Quantity', placeholder: 'a positive number', note: clean(`unit kept: ${r.dispenseRequest?.initialFill?.quantity?.unit ?? '(none)'}`) },
             { name: 'start', label: 'Start', placeholder: 'today', note: 'YYYY-MM-DD, today, tomorrow or +Nd' },
@@ -311,7 +320,8 @@ export function MedsScreen({ width, height }: ScreenProps) {
   }
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      {body ?? <Text>{fit(' ', width)}</Text>}
+      {list}
+      {step === 'list' ? null : body}
     </Box>
   );
 }
