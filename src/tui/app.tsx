@@ -148,7 +148,7 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
       for (const b of r.bindings) {
         const text = b.help ?? b.label;
         if (!text) continue;
-        const keys = b.keys.map(keyLabel).join(' ');
+        const keys = b.helpKeys ?? b.keys.filter((k) => k !== 'text').map(keyLabel).join(' ');
         if (seen.has(keys)) continue;
         seen.add(keys);
         (r.layer === 'global' ? global : mine).push([keys, text]);
@@ -164,7 +164,12 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
   };
 
   const globalKeys: Binding[] = [
-    ...SCREENS.map<Binding>((s) => ({ keys: [s.key], help: `${s.title} screen (:${s.command})`, run: () => show(s.id) })),
+    ...SCREENS.map<Binding>((s, i) => ({
+      keys: [s.key],
+      helpKeys: i === 0 ? `${SCREENS[0]!.key}–${SCREENS[SCREENS.length - 1]!.key}` : undefined,
+      help: i === 0 ? `screens: ${SCREENS.map((x) => x.title).join(', ')}` : undefined,
+      run: () => show(s.id),
+    })),
     { keys: [':'], label: 'cmd', help: 'command palette: :slots :appointments :chat :notify :meds :profile <name> :q', run: () => setOverlay({ kind: 'palette' }) },
     { keys: ['?'], label: 'help', help: 'this help', run: openHelp },
     {
@@ -276,10 +281,11 @@ function Tabs({ current, width }: { current: ScreenId; width: number }) {
   return (
     <Text wrap="truncate">
       {SCREENS.map((s) => {
-        const label = ` ${s.key} ${s.title} `;
+        const on = s.id === current;
+        // The current tab is bracketed too, so it shows without colour (NO_COLOR, captures).
+        const label = on ? `[${s.key} ${s.title}]` : ` ${s.key} ${s.title} `;
         used += label.length + 1;
         if (used > width) return null;
-        const on = s.id === current;
         return (
           <Text key={s.id}>
             <Text inverse={on} bold={on} color={on && prod ? 'red' : undefined} dimColor={!on}>

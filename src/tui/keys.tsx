@@ -38,6 +38,8 @@ export interface Binding {
   label?: string;
   /** Text for the `?` help overlay; defaults to `label`. Bindings without label and help are not listed. */
   help?: string;
+  /** How the keys are shown in the help (default: every key), e.g. '↑↓ j k' for a pair listed once. */
+  helpKeys?: string;
   /** Return `false` to let the key fall through to the next binding/layer. */
   run: (input: string, key: Key) => void | boolean;
 }
@@ -204,6 +206,7 @@ export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): v
       keys: b.keys,
       label: b.label,
       help: b.help,
+      helpKeys: b.helpKeys,
       run: (input, key) => (latest.current[i] ?? b).run(input, key),
     }));
     router.register({ id, order: order.current, layer, capture, scope, bindings: wrapped });

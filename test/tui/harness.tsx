@@ -3,12 +3,14 @@
  * terminal size. `press` sends keys one by one and lets Ink render in between; `waitFor` polls the last frame.
  */
 import { render } from 'ink-testing-library';
+import { useInput } from 'ink';
 import React from 'react';
 import { vi } from 'vitest';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { Root, type RootProps } from '../../src/tui/app.js';
+import { KeyRouterProvider, useKeyRouterState } from '../../src/tui/keys.js';
 import type { ScreenId } from '../../src/tui/screens/types.js';
 
 export const KEY = {
@@ -38,6 +40,8 @@ export interface Desk {
   /** Type text character by character. */
   type(text: string): Promise<void>;
   waitFor(text: string | RegExp, timeout?: number): Promise<string>;
+  /** Wait until the text is no longer on screen. */
+  waitGone(text: string, timeout?: number): Promise<string>;
   quitCalls: number;
   close(): Promise<void>;
 }
@@ -94,6 +98,15 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
       );
       return frame();
     },
+    async waitGone(text, timeout = 5000) {
+      await vi.waitFor(
+        () => {
+          if (frame().includes(text)) throw new Error(`waiting for ${text} to go in:\n${frame()}`);
+        },
+        { timeout, interval: 10 },
+      );
+      return frame();
+    },
     get quitCalls() {
       return state.quitCalls;
     },
@@ -108,3 +121,32 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
 
 /** Lines of a frame (no trailing newline). */
 export const lines = (f: string) => f.split('\n');
+
+/** Render a component alone under the key router (no desk): for list components and benches. */
+export function renderBare(node: React.ReactNode) {
+  const r = render(<BareHost>{node}</BareHost>);
+  return {
+    frame: () => r.lastFrame() ?? '',
+    stdin: r.stdin,
+    async press(...keys: string[]) {
+      for (const k of keys) {
+        r.stdin.write(k);
+        await tick(5);
+      }
+    },
+    unmount: () => {
+      r.unmount();
+      r.cleanup();
+    },
+  };
+}
+
+function BareHost({ children }: { children: React.ReactNode }) {
+  const { router, version } = useKeyRouterState(() => undefined);
+  useInput((i, k) => router.dispatch(i, k));
+  return (
+    <KeyRouterProvider router={router} version={version}>
+      {children}
+    </KeyRouterProvider>
+  );
+}

@@ -127,12 +127,12 @@ export function ListView<T>(p: ListViewProps<T>) {
   };
 
   const listKeys: Binding[] = [
-    { keys: ['down', 'j'], help: 'move down', run: () => moveTo((s) => s + 1, 1) },
-    { keys: ['up', 'k'], help: 'move up', run: () => moveTo((s) => s - 1, -1) },
-    { keys: ['pgdn', 'ctrl-f'], help: 'page down', run: () => moveTo((s) => s + visible, 1) },
-    { keys: ['pgup', 'ctrl-b'], help: 'page up', run: () => moveTo((s) => s - visible, -1) },
-    { keys: ['home', 'g'], help: 'first row', run: () => moveTo(() => 0, 1) },
-    { keys: ['end', 'G'], help: 'last row', run: () => moveTo(() => rows.length - 1, -1) },
+    { keys: ['down', 'j'], helpKeys: '↑↓ j k', help: 'move up and down', run: () => moveTo((s) => s + 1, 1) },
+    { keys: ['up', 'k'], run: () => moveTo((s) => s - 1, -1) },
+    { keys: ['pgdn', 'ctrl-f'], helpKeys: 'PgUp PgDn ^B ^F', help: 'page up and down', run: () => moveTo((s) => s + visible, 1) },
+    { keys: ['pgup', 'ctrl-b'], run: () => moveTo((s) => s - visible, -1) },
+    { keys: ['home', 'g'], helpKeys: 'Home End g G', help: 'first and last row', run: () => moveTo(() => 0, 1) },
+    { keys: ['end', 'G'], run: () => moveTo(() => rows.length - 1, -1) },
     { keys: ['/'], label: 'filter', help: 'filter the list (Enter keeps it, Esc clears it)', run: () => setEditing(true) },
   ];
   if (p.onOpen)

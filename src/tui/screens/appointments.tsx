@@ -141,7 +141,7 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
           setStep('detail');
         }}
         openLabel="details"
-        empty={items ? 'No appointments.' : 'Loading…'}
+        empty={items ? 'No appointments.' : 'Not loaded yet (r to load).'}
       />
     );
   } else if (step === 'detail' && selected) {

@@ -1,0 +1,211 @@
+/** The TUI frame: navigation, palette, help, quit, layout limits, resize, abandon, sanitising, production. */
+import chalk from 'chalk';
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Profile } from '../../src/profiles/schema.js';
+import { sandboxProfile } from '../../src/sandbox/profile.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { Root } from '../../src/tui/app.js';
+import { type Desk, KEY, lines, openDesk, tick } from './harness.js';
+
+let desk: Desk | undefined;
+afterEach(async () => {
+  await desk?.close();
+  desk = undefined;
+});
+
+const SCREENS = [
+  ['1', '[1 Slots]'],
+  ['2', '[2 Appointments]'],
+  ['3', '[3 Chat]'],
+  ['4', '[4 Notify]'],
+  ['5', '[5 Meds]'],
+] as const;
+
+function checkFits(f: string, columns: number, rows: number) {
+  const ls = lines(f);
+  expect(ls.length).toBeLessThanOrEqual(rows - 1);
+  for (const l of ls) expect(l.length).toBeLessThanOrEqual(columns);
+}
+
+describe('TUI frame', () => {
+  it('1–5 open every screen; ? shows its keys and Esc closes; the frame fits 80×24 everywhere', async () => {
+    desk = await openDesk({ size: { columns: 80, rows: 24 } });
+    await desk.waitFor('gp — General practice');
+    for (const [key, text] of SCREENS) {
+      await desk.press(key);
+      const f = await desk.waitFor(text);
+      checkFits(f, 80, 24);
+      expect(f).toContain('sandbox');
+      expect(f).toContain('appt API 2.0.0');
+      await desk.press('?');
+      const h = await desk.waitFor('Help — keys');
+      checkFits(h, 80, 24);
+      expect(h).toContain('Everywhere');
+      expect(h).toContain('command palette');
+      await desk.press(KEY.esc);
+      await desk.waitGone('Help — keys');
+      expect(desk.frame()).toContain(text);
+    }
+  });
+
+  it('Esc goes back to the previous screen; the : palette switches screens and profiles', async () => {
+    desk = await openDesk();
+    await desk.waitFor('gp — General practice');
+    await desk.press('2');
+    await desk.waitFor('3 appointments.'); // an Esc while it loads would abandon the load
+    await desk.press('4');
+    await desk.waitFor('[4 Notify]');
+    await desk.press(KEY.esc);
+    await desk.waitFor('Appointments (A5)');
+    await desk.press(KEY.esc);
+    await desk.waitFor('Service category');
+    await desk.press(':');
+    await desk.type('app');
+    await desk.press(KEY.enter);
+    await desk.waitFor('Appointments (A5)');
+    await desk.press(':');
+    await desk.type('meds');
+    await desk.press(KEY.enter);
+    await desk.waitFor('[5 Meds]');
+    await desk.press(':');
+    await desk.type('nowhere');
+    await desk.press(KEY.enter);
+    await desk.waitFor('Unknown command :nowhere');
+    await desk.press(':');
+    await desk.type('profile nope');
+    await desk.press(KEY.enter);
+    await desk.waitFor('There is no profile named "nope".');
+    await desk.press(':');
+    await desk.type('profile other');
+    await desk.press(KEY.enter);
+    const f = await desk.waitFor(' other ');
+    expect(f).toContain('Profile other.');
+  });
+
+  it('q quits; in a form q is typed instead; Ctrl-C quits from anywhere', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-1');
+    await desk.press('c');
+    await desk.waitFor('Cancel appointment');
+    await desk.press(KEY.down);
+    await desk.type('qqq');
+    await desk.waitFor('qqq');
+    expect(desk.quitCalls).toBe(0);
+    await desk.press(KEY.ctrlC);
+    expect(desk.quitCalls).toBe(1);
+    await desk.press(KEY.esc);
+    await desk.waitFor('STATUS');
+    await desk.press('q');
+    expect(desk.quitCalls).toBe(2);
+  });
+
+  it('Esc abandons a running request; the status line says so', async () => {
+    desk = await openDesk({ screen: 'appointments', sandbox: { latencyMs: 3000 } });
+    await desk.waitFor('Loading appointments (A5)');
+    await desk.waitFor('Esc to abandon');
+    const t0 = Date.now();
+    await desk.press(KEY.esc);
+    await desk.waitFor('Abandoned: Loading appointments (A5).', 1500);
+    expect(Date.now() - t0).toBeLessThan(1500);
+  });
+
+  it('shows a network error in the status line and the header goes offline', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-1');
+    await desk.sandbox.close();
+    await desk.press('r');
+    const f = await desk.waitFor('● offline', 8000);
+    expect(f).toMatch(/refused|connect/i);
+    // close() would close the sandbox again
+    desk.sandbox.close = async () => undefined;
+  });
+
+  it('strips control sequences from server text', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-1');
+    desk.sandbox.state.appointments.get('appt-1')!.comment = 'EVIL\u001b]0;pwned\u0007\u001b[2J\u001b[31mred';
+    await desk.press('r');
+    await desk.waitFor('1 appointments.'.replace('1', '3'));
+    await desk.press(KEY.enter);
+    const f = await desk.waitFor('EVILred');
+    expect(f).not.toContain('\u001b]0;');
+    expect(f).not.toContain('\u001b[2J');
+    expect(f).not.toContain('\u0007');
+  });
+
+  it('follows terminal resizes and never draws more than rows − 1 lines', async () => {
+    const sandbox = await startSandbox({ port: 0, log: () => undefined });
+    const profile = Profile.parse(sandboxProfile(sandbox.url));
+    const r = render(<Root profile={profile} onQuit={() => undefined} />);
+    try {
+      await tick(50);
+      expect(lines(r.lastFrame()!).length).toBe(23); // no rows known: 24
+      Object.defineProperty(r.stdout, 'rows', { value: 40, configurable: true });
+      r.stdout.emit('resize');
+      await tick(50);
+      expect(lines(r.lastFrame()!).length).toBe(39);
+      Object.defineProperty(r.stdout, 'rows', { value: 12, configurable: true });
+      r.stdout.emit('resize');
+      await tick(50);
+      expect(lines(r.lastFrame()!).length).toBe(11);
+    } finally {
+      r.unmount();
+      r.cleanup();
+      await sandbox.close();
+    }
+  });
+
+  it('shows a production environment in red on every screen', async () => {
+    const level = chalk.level;
+    chalk.level = 1;
+    try {
+      const sandbox = await startSandbox({ port: 0, log: () => undefined });
+      const profile = Profile.parse({ ...sandboxProfile(sandbox.url), name: 'live', environment: 'production' });
+      const r = render(<Root profile={profile} size={{ columns: 80, rows: 24 }} onQuit={() => undefined} />);
+      try {
+        for (const key of ['1', '2', '3', '4', '5']) {
+          r.stdin.write(key);
+          await tick(40);
+          const head = lines(r.lastFrame()!)[0]!;
+          expect(head).toContain(' PRODUCTION ');
+          expect(head).toMatch(/\u001b\[41m(\u001b\[\d+m)* PRODUCTION /); // red background
+        }
+      } finally {
+        r.unmount();
+        r.cleanup();
+        await sandbox.close();
+      }
+    } finally {
+      chalk.level = level;
+    }
+  });
+
+  it('without a profile offers the sandbox; s starts one and opens it', async () => {
+    const started: Array<() => Promise<void>> = [];
+    const r = render(
+      <Root
+        size={{ columns: 80, rows: 24 }}
+        onQuit={() => undefined}
+        startSandbox={async () => {
+          const sandbox = await startSandbox({ port: 0, log: () => undefined });
+          started.push(() => sandbox.close());
+          return { profile: Profile.parse(sandboxProfile(sandbox.url)), sandbox: { url: sandbox.url } };
+        }}
+      />,
+    );
+    try {
+      await tick(30);
+      expect(r.lastFrame()).toContain('pdesk profile import');
+      r.stdin.write('s');
+      for (let i = 0; i < 200 && !r.lastFrame()!.includes('gp — General practice'); i++) await tick(20);
+      expect(r.lastFrame()).toContain('sandbox in-process');
+      expect(r.lastFrame()).toContain('gp — General practice');
+    } finally {
+      r.unmount();
+      r.cleanup();
+      for (const c of started) await c();
+    }
+  });
+});

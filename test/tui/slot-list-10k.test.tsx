@@ -1,0 +1,71 @@
+/** The windowed slot list fed 10,000 slots directly: PageDown/PageUp/End/Home move without lag. */
+import React from 'react';
+import { describe, expect, it } from 'vitest';
+import type { Slot } from '../../src/core/schemas/appointment.js';
+import { SlotList } from '../../src/tui/screens/slots.js';
+import { KEY, renderBare } from './harness.js';
+
+export function manySlots(n: number): Slot[] {
+  const out: Slot[] = [];
+  const day0 = Date.UTC(2026, 0, 1);
+  for (let i = 0; i < n; i++) {
+    const start = day0 + Math.floor(i / 24) * 86_400_000 + (8 * 60 + (i % 24) * 20) * 60_000;
+    out.push({
+      resourceType: 'Slot',
+      id: `slot-${i}`,
+      status: 'free',
+      start: new Date(start).toISOString().replace('.000Z', 'Z'),
+      end: new Date(start + 20 * 60_000).toISOString().replace('.000Z', 'Z'),
+      extension: [{ url: 'urn:extension:actor', valueReference: { reference: 'PractitionerRole/1001', display: 'Dr. Anna Berg' } }],
+    });
+  }
+  return out;
+}
+
+const position = (f: string) => /(\d+)\/10000/.exec(f)?.[1];
+
+describe('SlotList with 10,000 slots', () => {
+  it('renders only a window and pages through the whole list quickly', async () => {
+    const slots = manySlots(10_000);
+    const ui = renderBare(<SlotList slots={slots} width={80} height={22} />);
+    await new Promise((r) => setTimeout(r, 20));
+    const first = ui.frame();
+    expect(first.split('\n')).toHaveLength(22);
+    expect(first).toContain('slot-0');
+    expect(position(first)).toBe('1');
+    const times: number[] = [];
+    let prev = first;
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      ui.stdin.write(KEY.pgdn);
+      while (ui.frame() === prev) await new Promise((r) => setImmediate(r));
+      times.push(performance.now() - t0);
+      prev = ui.frame();
+    }
+    const pos = Number(position(prev));
+    // 40 pages of ~19 rows (minus the day headings skipped) moved the selection far down.
+    expect(pos).toBeGreaterThan(600);
+    expect(prev.split('\n')).toHaveLength(22);
+    times.sort((a, b) => a - b);
+    expect(times[Math.floor(times.length / 2)]).toBeLessThan(50);
+    await ui.press(KEY.end);
+    expect(position(ui.frame())).toBe('10000');
+    expect(ui.frame()).toContain('slot-9999');
+    await ui.press(KEY.pgup);
+    expect(Number(position(ui.frame()))).toBeLessThan(10000);
+    await ui.press(KEY.home);
+    expect(position(ui.frame())).toBe('1');
+    ui.unmount();
+  });
+
+  it('filters 10,000 slots', async () => {
+    const ui = renderBare(<SlotList slots={manySlots(10_000)} width={80} height={22} />);
+    await new Promise((r) => setTimeout(r, 20));
+    await ui.press('/');
+    for (const ch of 'slot-9998') await ui.press(ch);
+    const f = ui.frame();
+    expect(f).toContain('1/1 of 10000');
+    expect(f).toContain('slot-9998');
+    ui.unmount();
+  });
+});
