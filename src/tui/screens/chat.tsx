@@ -58,6 +58,7 @@ export function ChatScreen({ width, height }: ScreenProps) {
   const [compose, setCompose] = useState<FormValues>({ text: '', topic: '' });
   const [composeFor, setComposeFor] = useState<string | undefined>();
   const [fresh, setFresh] = useState<FormValues>(EMPTY_NEW);
+  const [newBack, setNewBack] = useState<Step>('threads');
   const [closing, setClosing] = useState<CloseRequest | undefined>();
 
   const summaries = useMemo(() => (store && threads.loaded ? store.view.threads : []), [store, threads.version, threads.loaded]);
@@ -122,8 +123,9 @@ export function ChatScreen({ width, height }: ScreenProps) {
   };
 
   const openNew = () => {
-    const thread = open ?? selThread?.thread ?? '';
+    const thread = (step === 'thread' ? open : selThread?.thread) ?? '';
     setFresh((f) => ({ ...f, thread: thread || f.thread }));
+    setNewBack(step);
     setStep('new');
   };
 
@@ -231,132 +233,131 @@ export function ChatScreen({ width, height }: ScreenProps) {
   if (threads.problem && !threads.loaded)
     return <Pane title="Chat threads" color="red" lines={['', threads.problem, '', 'Start the TUI with a profile from the profile store, or use `pdesk chat` commands.']} width={width} height={h} />;
 
-  let body: React.ReactNode;
-  switch (step) {
-    case 'threads': {
-      const info = [store ? `store ${store.path}` : '', lastLine(threads.lastPush), threads.warnings ? `${threads.warnings} unreadable line(s) skipped` : '']
-        .filter(Boolean)
-        .join(' · ');
-      body = (
-        <>
-          <Text color={desk.receiver ? 'cyan' : 'gray'} wrap="truncate">
-            {fit(receiverLine, width)}
-          </Text>
-          <Text dimColor wrap="truncate">
-            {fit(sanitize(info), width) || ' '}
-          </Text>
-          <ListView<ThreadSummary>
-            items={summaries}
-            width={width}
-            height={h - 2}
-            title={`Chat threads${unreadTotal ? ` — ${unreadTotal} unread` : ''}`}
-            header={`  ${headerLine(THREAD_HEADER, THREAD_WIDTHS, width - 2)}`}
-            render={threadRow}
-            itemKey={(t) => t.thread}
-            onSelect={setSelThread}
-            onOpen={(t) => {
-              setOpen(t.thread);
-              setSelMsg(undefined);
-              setStep('thread');
-            }}
-            empty={threads.loaded ? 'No threads in the store yet: they appear as messages are sent (n) or pushed to the receiver.' : 'Reading the thread store…'}
-          />
-        </>
-      );
-      break;
-    }
-    case 'thread':
-    case 'compose': {
-      const formH = step === 'compose' ? 7 : 0;
-      const detailH = step === 'compose' ? 0 : Math.min(8, Math.max(3, Math.floor((h - 1) / 3)));
-      const listH = Math.max(3, h - 1 - formH - detailH);
-      const head = summary
-        ? `Chat › ${clean(summary.thread)} · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}${plan?.topic ? ` · ${clean(plan.topic)}` : ''}`
-        : `Chat › ${clean(open)}`;
-      body = (
-        <>
-          <Text color={summary?.status === 'closed' ? 'red' : 'cyan'} wrap="truncate">
-            {fit(head, width)}
-          </Text>
-          <ListView<ThreadMessage>
-            items={messages}
-            width={width}
-            height={listH}
-            title="Messages (oldest first; times local)"
-            header={`  ${headerLine(MESSAGE_HEADER, MESSAGE_WIDTHS, width - 2)}`}
-            render={messageRow}
-            itemKey={(m) => m.id}
-            onSelect={setSelMsg}
-            active={step === 'thread'}
-            empty="No messages in this thread (only its close is recorded)."
-          />
-          {step === 'thread' ? <MessageDetail m={current} width={width} height={detailH} /> : null}
-          {step === 'compose' && plan ? (
-            <Form
-              title={`${plan.answer ? 'Answer' : 'Write'} as ${partyLabel(plan.as)} (${plan.op}) in ${clean(plan.thread)}`}
-              intro={[
-                clean(`From ${refLabel(plan.sender)} to ${refLabel(plan.recipient)} · subject ${refLabel(plan.subject)}`),
-                plan.answer ? clean(`answering ${plan.basis.op} ${plan.basis.id} from ${plan.basis.senderDisplay ?? plan.basis.sender}`) : 'nothing received in this thread yet: continuing as the sender of its last message',
-              ]}
-              fields={[
-                { name: 'text', label: 'Text', placeholder: 'the message' },
-                { name: 'topic', label: 'Topic', placeholder: '(none)' },
-              ]}
-              values={compose}
-              onChange={setCompose}
-              onSubmit={(v) => void submitCompose(v)}
-              onCancel={() => setStep('thread')}
-              submitLabel={`send ${plan.op}`}
-              width={width}
-              height={formH}
-            />
-          ) : null}
-        </>
-      );
-      break;
-    }
-    case 'new':
-      body = (
+  const info = [lastLine(threads.lastPush), threads.warnings ? `${threads.warnings} unreadable line(s) skipped` : '', store ? `store ${store.path}` : '']
+    .filter(Boolean)
+    .join(' · ');
+  // The threads list and the thread view stay mounted while hidden, so filter and selection survive a visit.
+  const threadsView = (
+    <Box display={step === 'threads' ? 'flex' : 'none'} flexDirection="column" height={h} overflow="hidden">
+      <Text color={desk.receiver ? 'cyan' : 'gray'} wrap="truncate">
+        {fit(receiverLine, width)}
+      </Text>
+      <Text dimColor wrap="truncate">
+        {fit(sanitize(info), width) || ' '}
+      </Text>
+      <ListView<ThreadSummary>
+        items={summaries}
+        width={width}
+        height={h - 2}
+        title={`Chat threads${unreadTotal ? ` — ${unreadTotal} unread` : ''}`}
+        header={`  ${headerLine(THREAD_HEADER, THREAD_WIDTHS, width - 2)}`}
+        render={threadRow}
+        itemKey={(t) => t.thread}
+        onSelect={setSelThread}
+        onOpen={(t) => {
+          if (t.thread !== open) setSelMsg(undefined);
+          setOpen(t.thread);
+          setStep('thread');
+        }}
+        active={step === 'threads'}
+        empty={threads.loaded ? 'No threads in the store yet: they appear as messages are sent (n) or pushed to the receiver.' : 'Reading the thread store…'}
+      />
+    </Box>
+  );
+
+  const inThread = step === 'thread' || step === 'compose';
+  const formH = step === 'compose' ? 7 : 0;
+  const detailH = step === 'compose' ? 0 : Math.min(8, Math.max(3, Math.floor((h - 1) / 3)));
+  const listH = Math.max(3, h - 1 - formH - detailH);
+  const head = summary
+    ? `Chat › ${clean(summary.thread)} · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}${plan?.topic ? ` · ${clean(plan.topic)}` : ''}`
+    : `Chat › ${clean(open)}`;
+  const threadView = open ? (
+    <Box key={open} display={inThread ? 'flex' : 'none'} flexDirection="column" height={h} overflow="hidden">
+      <Text color={summary?.status === 'closed' ? 'red' : 'cyan'} wrap="truncate">
+        {fit(head, width)}
+      </Text>
+      <ListView<ThreadMessage>
+        items={messages}
+        width={width}
+        height={listH}
+        title="Messages (oldest first; times local)"
+        header={`  ${headerLine(MESSAGE_HEADER, MESSAGE_WIDTHS, width - 2)}`}
+        render={messageRow}
+        itemKey={(m) => m.id}
+        onSelect={setSelMsg}
+        active={step === 'thread'}
+        empty="No messages in this thread (only its close is recorded)."
+      />
+      {step === 'thread' ? <MessageDetail m={current} width={width} height={detailH} /> : null}
+      {step === 'compose' && plan ? (
         <Form
-          title="New chat message (C1 portal → practice system, C3 practice system → portal)"
-          intro={['References like Patient/<id> or PractitionerRole/<id>; a thread id not seen before opens a new chat.']}
-          fields={[
-            { name: 'thread', label: 'Thread', placeholder: 'encounter id, e.g. enc-100' },
-            { name: 'as', label: 'Send as', kind: 'choice', options: NEW_AS },
-            { name: 'sender', label: 'Sender', placeholder: 'e.g. Patient/pat-1' },
-            { name: 'recipient', label: 'Recipient', placeholder: 'e.g. PractitionerRole/1001' },
-            { name: 'subject', label: 'Subject', placeholder: 'the patient, e.g. Patient/pat-1' },
-            { name: 'topic', label: 'Topic', placeholder: '(optional)' },
-            { name: 'text', label: 'Text', placeholder: 'the message' },
+          title={`${plan.answer ? 'Answer' : 'Write'} as ${partyLabel(plan.as)} (${plan.op}) in ${clean(plan.thread)}`}
+          intro={[
+            clean(`To ${refLabel(plan.recipient)} from ${refLabel(plan.sender)}`),
+            clean(
+              `subject ${refLabel(plan.subject)} · ${plan.answer ? `answering ${plan.basis.op} ${plan.basis.id}` : 'nothing received yet: continuing as the sender of the last message'}`,
+            ),
           ]}
-          values={fresh}
-          onChange={setFresh}
-          onSubmit={(v) => void submitNew(v)}
-          onCancel={() => setStep(open ? 'thread' : 'threads')}
-          submitLabel="send"
+          fields={[
+            { name: 'text', label: 'Text', placeholder: 'the message' },
+            { name: 'topic', label: 'Topic', placeholder: '(none)' },
+          ]}
+          values={compose}
+          onChange={setCompose}
+          onSubmit={(v) => void submitCompose(v)}
+          onCancel={() => setStep('thread')}
+          submitLabel={`send ${plan.op}`}
           width={width}
-          height={h}
+          height={formH}
         />
-      );
-      break;
-    case 'close':
-      body = closing ? (
-        <Confirm
-          question={`Close chat ${clean(closing.thread)}? PUT Encounter/${clean(closing.thread)} (C4) to ${clean(profile.name)}'s portal; a closed chat takes no new messages:`}
-          lines={jsonLines(closing.body)}
-          yesLabel="close it"
-          danger
-          onYes={() => void doClose()}
-          onNo={() => setStep(closing.back)}
-          width={width}
-          height={h}
-        />
-      ) : null;
-      break;
-  }
+      ) : null}
+    </Box>
+  ) : null;
+
+  let overlay: React.ReactNode = null;
+  if (step === 'new')
+    overlay = (
+      <Form
+        title="New chat message (C1 portal → practice system, C3 practice system → portal)"
+        intro={['References like Patient/<id> or PractitionerRole/<id>; a thread id not seen before opens a new chat.']}
+        fields={[
+          { name: 'thread', label: 'Thread', placeholder: 'encounter id, e.g. enc-100' },
+          { name: 'as', label: 'Send as', kind: 'choice', options: NEW_AS },
+          { name: 'sender', label: 'Sender', placeholder: 'e.g. Patient/pat-1' },
+          { name: 'recipient', label: 'Recipient', placeholder: 'e.g. PractitionerRole/1001' },
+          { name: 'subject', label: 'Subject', placeholder: 'the patient, e.g. Patient/pat-1' },
+          { name: 'topic', label: 'Topic', placeholder: '(optional)' },
+          { name: 'text', label: 'Text', placeholder: 'the message' },
+        ]}
+        values={fresh}
+        onChange={setFresh}
+        onSubmit={(v) => void submitNew(v)}
+        onCancel={() => setStep(newBack)}
+        submitLabel="send"
+        width={width}
+        height={h}
+      />
+    );
+  else if (step === 'close' && closing)
+    overlay = (
+      <Confirm
+        question={`Close chat ${clean(closing.thread)}? PUT Encounter/${clean(closing.thread)} (C4) to ${clean(profile.name)}'s portal; a closed chat takes no new messages:`}
+        lines={jsonLines(closing.body)}
+        yesLabel="close it"
+        danger
+        onYes={() => void doClose()}
+        onNo={() => setStep(closing.back)}
+        width={width}
+        height={h}
+      />
+    );
+
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      {body}
+      {threadsView}
+      {threadView}
+      {overlay}
     </Box>
   );
 }
