@@ -18,6 +18,8 @@ export interface StartedSandbox {
   profile: Profile;
   sandbox: { url: string };
   receiver?: { url: string };
+  /** Folder of the session's thread store (temporary for the sandbox). */
+  configDir?: string;
 }
 
 export interface RootProps {
@@ -58,7 +60,7 @@ export function Root(p: RootProps) {
             loadProfile={p.loadProfile}
             receiver={started?.receiver ?? p.receiver}
             sandbox={started?.sandbox ?? p.sandbox}
-            configDir={p.configDir}
+            configDir={started?.configDir ?? p.configDir}
           >
             {() => <Shell initialScreen={p.initialScreen} quit={quit} />}
           </DeskProvider>
@@ -250,7 +252,8 @@ function Header({ width }: { width: number }) {
   const env = profile.environment ?? 'no environment';
   const prod = /^prod(uction)?$/i.test(profile.environment ?? '');
   const conn = connection === 'online' ? `● online${lastMs !== undefined ? ` ${lastMs} ms` : ''}` : connection === 'offline' ? '● offline' : '○ not checked';
-  const extra = [sandbox ? 'sandbox in-process' : '', receiver ? `receiving ${receiver.url}` : ''].filter(Boolean).join(' · ');
+  const port = (u: string) => u.replace(/^https?:\/\/(127\.0\.0\.1|localhost)/, '');
+  const extra = [sandbox ? `sandbox ${port(sandbox.url)}` : '', receiver ? `receiving ${port(receiver.url)}` : ''].filter(Boolean).join(' · ');
   const fixed = ` pdesk  ${profile.name}  ${prod ? ` ${env.toUpperCase()} ` : `[${env}]`}  appt API ${profile.appointmentApi}  `;
   const rest = Math.max(0, width - fixed.length - conn.length);
   return (

@@ -5,7 +5,10 @@
  */
 import { render } from 'ink';
 import React from 'react';
-import { ConfigError, PdeskError } from '../core/errors.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, PdeskError, UsageError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { Profile } from '../profiles/schema.js';
@@ -26,13 +29,59 @@ interface Closable {
   close(): Promise<void> | void;
 }
 
-/** Start the embedded sandbox on a free port; the profile is temporary (never saved). */
-export async function startEmbeddedSandbox(): Promise<StartedSandbox & { server: Closable }> {
+/** The push receiver in-process, writing into the thread store of `profileName` in `dir`. */
+export async function startListening(dir: string, profileName: string, port: number | true): Promise<{ url: string } & Closable> {
+  const { openThreadStore } = await import('../core/threads/index.js');
+  const { startReceiver, DEFAULT_LISTEN_PORT } = await import('../sandbox/receiver.js');
+  const store = openThreadStore(dir, profileName);
+  try {
+    await store.prepare();
+  } catch (e) {
+    await store.close();
+    throw new ConfigError(`The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+  const p = port === true ? DEFAULT_LISTEN_PORT : port;
+  try {
+    // Receiver problems must not write over the screen: they are dropped here (the store reports its own).
+    const receiver = await startReceiver({ port: p, host: '127.0.0.1', store, log: () => undefined });
+    return {
+      url: receiver.url,
+      close: async () => {
+        await receiver.close().catch(() => undefined);
+        await store.close().catch(() => undefined);
+      },
+    };
+  } catch (e) {
+    await store.close();
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(`--listen: port ${p} is already in use on 127.0.0.1.`, ['Pick another port, or --listen 0 for any free one.']);
+    throw e;
+  }
+}
+
+/**
+ * Start the embedded sandbox on a free port with a temporary profile (never saved) and a push receiver whose
+ * thread store lives in a temporary folder; the sandbox pushes its chat replies to that receiver.
+ */
+export async function startEmbeddedSandbox(listen: number | true = 0): Promise<StartedSandbox & { server: Closable }> {
   const { startSandbox } = await import('../sandbox/server.js');
   const { sandboxProfile } = await import('../sandbox/profile.js');
-  const server = await startSandbox({ port: 0 });
-  const profile = Profile.parse(sandboxProfile(server.url, { name: 'sandbox' }));
-  return { profile, sandbox: { url: server.url }, server };
+  const dir = mkdtempSync(join(tmpdir(), 'pdesk-tui-sandbox-'));
+  const closables: Closable[] = [{ close: () => rmSync(dir, { recursive: true, force: true }) }];
+  const close = async () => {
+    for (const c of closables.reverse()) await Promise.resolve(c.close()).catch(() => undefined);
+  };
+  try {
+    const receiver = await startListening(dir, 'sandbox', listen);
+    closables.push(receiver);
+    const server = await startSandbox({ port: 0, pushTo: `${receiver.url}/portal`, log: () => undefined });
+    closables.push(server);
+    const profile = Profile.parse(sandboxProfile(server.url, { name: 'sandbox' }));
+    return { profile, sandbox: { url: server.url }, receiver: { url: receiver.url }, configDir: dir, server: { close } };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 async function selectProfile(name: string | undefined): Promise<Profile | undefined> {
@@ -51,18 +100,32 @@ export async function runTui(o: TuiOptions): Promise<never> {
   const closables: Closable[] = [];
   let started: (StartedSandbox & { server: Closable }) | undefined;
   let profile: Profile | undefined;
-  if (o.sandbox) {
-    started = await startEmbeddedSandbox();
-    closables.push(started.server);
-    profile = started.profile;
-  } else {
-    profile = await selectProfile(o.profileName);
-  }
   let configDir: string | undefined;
+  let receiver: { url: string } | undefined;
   try {
-    configDir = (await import('../profiles/store.js')).configDir();
-  } catch {
-    /* no config folder: screens that need one say so */
+    if (o.sandbox) {
+      started = await startEmbeddedSandbox(o.listen ?? 0);
+      closables.push(started.server);
+      profile = started.profile;
+      configDir = started.configDir;
+      receiver = started.receiver;
+    } else {
+      profile = await selectProfile(o.profileName);
+      try {
+        configDir = (await import('../profiles/store.js')).configDir();
+      } catch {
+        /* no config folder: screens that need one say so */
+      }
+      if (o.listen !== undefined && profile) {
+        if (!configDir) throw new ConfigError('--listen needs a config folder for the thread store (set PDESK_CONFIG_DIR).');
+        const r = await startListening(configDir, profile.name, o.listen);
+        closables.push(r);
+        receiver = { url: r.url };
+      }
+    }
+  } catch (e) {
+    await Promise.allSettled(closables.map((c) => c.close()));
+    throw e;
   }
 
   const out = process.stdout;
@@ -105,10 +168,10 @@ export async function runTui(o: TuiOptions): Promise<never> {
     <Root
       profile={profile}
       sandbox={started?.sandbox}
-      receiver={started?.receiver}
+      receiver={receiver}
       configDir={configDir}
       startSandbox={async () => {
-        const s = await startEmbeddedSandbox();
+        const s = await startEmbeddedSandbox(o.listen ?? 0);
         closables.push(s.server);
         return s;
       }}

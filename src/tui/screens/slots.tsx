@@ -250,7 +250,7 @@ export function SlotsScreen({ width, height }: ScreenProps) {
     [
       {
         keys: ['esc'],
-        label: 'back',
+        label: back[step] ? 'back' : undefined,
         help: 'one step back',
         run: () => {
           const prev = back[stepRef.current];
@@ -275,7 +275,7 @@ export function SlotsScreen({ width, height }: ScreenProps) {
   );
 
   const crumbs = [
-    category ? clean(category.code) : 'service category',
+    category && step !== 'category' && step !== 'other' ? clean(category.code) : 'Pick a service category, then the type, practitioner and dates',
     step !== 'category' && step !== 'other' ? clean(type ? type.display ?? type.code : 'type') : '',
     ['range', 'slots', 'book', 'confirm'].includes(step) && choice ? fit(choice.label, 40) : '',
     ['slots', 'book', 'confirm'].includes(step) && days ? `${days.from} – ${days.to}` : '',
