@@ -90,12 +90,16 @@ describe('thread store', () => {
       messageRecord('C1', 'sent', chat('m9', 'enc-9', 'mine')),
       messageRecord('C1', 'received', chat('m9', 'enc-9', 'echo')),
       messageRecord('C3', 'received', chat('m10', 'enc-9', 'theirs')),
+      // Received by this desk's own listener before the sending command recorded it: the desk's own message.
+      messageRecord('C3', 'received', chat('m11', 'enc-9', 'own echo')),
+      messageRecord('C3', 'sent', chat('m11', 'enc-9', 'own echo')),
     ]);
     const [t] = (await store.load()).threads;
-    expect(t).toMatchObject({ thread: 'enc-9', messages: 2, unread: 1 });
-    expect(store.messages('enc-9')!.map((m) => [m.text, m.read])).toEqual([
-      ['mine', true],
-      ['theirs', false],
+    expect(t).toMatchObject({ thread: 'enc-9', messages: 3, unread: 1 });
+    expect(store.messages('enc-9')!.map((m) => [m.text, m.via, m.read, m.unread])).toEqual([
+      ['mine', 'sent', true, false],
+      ['theirs', 'received', false, true],
+      ['own echo', 'sent', false, false],
     ]);
     await store.close();
   });

@@ -249,11 +249,10 @@ export function chatCommand(): Command {
         }
         ctx.emitList<ThreadMessage>(messages, [
           { header: 'TIME', value: (m) => localTime(m.at) },
-          { header: 'OP', value: (m) => m.op },
           { header: 'DIRECTION', value: (m) => `${m.from} → ${m.to}` },
           { header: 'SENDER', value: (m) => who(m.sender, m.senderDisplay), flex: true },
           { header: 'TEXT', value: (m) => (m.attachment ? `${m.text} [${m.attachment.contentType}: ${m.attachment.title}]` : m.text), flex: true },
-          { header: 'READ', value: (m) => (m.read ? `read ${m.readAt}` : m.unread ? 'unread' : '') },
+          { header: 'READ', value: (m) => (m.read ? `read ${m.readAt!.slice(0, 16).replace('T', ' ')}` : m.unread ? 'unread' : '') },
         ]);
       }),
     );

@@ -70,10 +70,15 @@ export function listenCommand(): Command {
         } else ctx.out(JSON.stringify(info));
         ctx.keepAlive = true;
 
-        let stopping = false;
+        // conf (through when-exit) re-raises the first SIGINT/SIGTERM right after its own cleanup: a second
+        // signal counts as "quit at once" only when it comes later than that.
+        let stoppingAt = 0;
         const stop = () => {
-          if (stopping) process.exit(130); // a second Ctrl-C: leave at once
-          stopping = true;
+          if (stoppingAt) {
+            if (Date.now() - stoppingAt > 300) process.exit(130);
+            return;
+          }
+          stoppingAt = Date.now();
           void (async () => {
             await receiver.close().catch(() => undefined);
             await store.close().catch(() => undefined);

@@ -74,7 +74,13 @@ export class ThreadView {
     this.count++;
     switch (r.kind) {
       case 'message': {
-        if (this.byId.has(r.id)) return; // the same message recorded twice (e.g. sent, then echoed back): keep the first
+        const known = this.byId.get(r.id);
+        if (known) {
+          // The same message recorded twice is shown once. When this desk both sent it and received it (a
+          // profile whose portal is this desk's own listener), it is the desk's own message: never unread.
+          if (r.via === 'sent') known.via = 'sent';
+          return;
+        }
         this.byId.set(r.id, r);
         this.thread(r.thread).messages.push(r);
         return;
