@@ -94,6 +94,8 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
       id: opts.id,
     });
   }
+  const { parseBody, ChatCommunication } = await import('../../core/schemas/index.js');
+  body = parseBody(ChatCommunication, body); // a bad --body stops here: nothing sent, nothing created
   const client = await ctx.client();
   const store = await writableStore(ctx);
   let res;
@@ -159,6 +161,8 @@ export function chatCommand(): Command {
           const { parseWhen } = await import('../../core/dates.js');
           body = api.buildReadMarker(await ctx.profile(), opts.at === undefined ? new Date() : parseWhen(opts.at, '--at'));
         }
+        const { parseBody, ReadMarker } = await import('../../core/schemas/index.js');
+        body = parseBody(ReadMarker, body);
         const client = await ctx.client();
         const store = await writableStore(ctx);
         let res;
@@ -192,6 +196,8 @@ export function chatCommand(): Command {
           if (id !== undefined && String(id) !== encounterId)
             throw new UsageError(`The --body Encounter has id "${String(id)}", not the <encounterId> "${encounterId}".`);
         } else body = api.buildEncounterClose(await ctx.profile(), encounterId);
+        const { parseBody, EncounterClose } = await import('../../core/schemas/index.js');
+        body = parseBody(EncounterClose, body);
         const client = await ctx.client();
         const store = await writableStore(ctx);
         let res;
