@@ -14,7 +14,7 @@
  * (fs.watch on the folder).
  */
 import { EventEmitter } from 'node:events';
-import { type FSWatcher, watch as fsWatch } from 'node:fs';
+import { type FSWatcher, mkdirSync, watch as fsWatch } from 'node:fs';
 import { type FileHandle, mkdir, open, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type LoadedMessage, type RepairRecord, type StoreRecord, asRecord, parseMessageAt, repairRecord, resourceOf } from './records.js';
@@ -270,12 +270,13 @@ export class ThreadStore {
       const dir = dirname(this.path);
       const name = basename(this.path);
       try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 }); // so that a store another process creates later is seen
         this.watcher = fsWatch(dir, { persistent: false }, (_event, file) => {
           if (!file || file === name) this.refresh().catch((e) => this.warn(`cannot read: ${(e as Error).message}`));
         });
         this.watcher.on('error', () => undefined);
       } catch {
-        // The folder does not exist yet: this process's own appends are still reported.
+        // No folder and none can be made: this process's own appends are still reported.
       }
     }
     return () => {
