@@ -104,7 +104,7 @@ function Welcome(p: { startSandbox?: () => Promise<StartedSandbox>; onStarted: (
     msg ?? '',
   ];
   return (
-    <Box flexDirection="column" height={rows - 1} overflow="hidden">
+    <Box flexDirection="column" height={rows - 1} overflowY="hidden">
       {lines.slice(0, rows - 1).map((l, i) => (
         <Text key={i} bold={i === 0} color={i === lines.length - 1 ? 'yellow' : undefined} wrap="truncate">
           {fit(l, columns) || ' '}
@@ -125,21 +125,20 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
   const desk = useDesk();
   const router = useKeyRouter();
   const { columns, rows } = useTerminalSize();
-  const [current, setCurrent] = useState<ScreenId>(p.initialScreen ?? 'slots');
+  const [current, setCurrent, currentRef] = useRefState<ScreenId>(p.initialScreen ?? 'slots');
   const [visited, setVisited] = useState<ScreenId[]>([p.initialScreen ?? 'slots']);
   const history = useRef<ScreenId[]>([]);
   const [overlay, setOverlay] = useState<Overlay>();
 
-  const show = useCallback(
-    (id: ScreenId, o: { back?: boolean } = {}) => {
-      setCurrent((cur) => {
-        if (cur !== id && !o.back) history.current.push(cur);
-        return id;
-      });
-      setVisited((v) => (v.includes(id) ? v : [...v, id]));
-    },
-    [],
-  );
+  const show = (id: ScreenId, o: { back?: boolean } = {}) => {
+    const cur = currentRef.current;
+    if (cur === id) return;
+    if (!o.back) history.current.push(cur);
+    // The status line belongs to the screen that set it.
+    desk.clearStatus();
+    setCurrent(id);
+    setVisited((v) => (v.includes(id) ? v : [...v, id]));
+  };
 
   const openHelp = () => {
     const screen = SCREENS.find((s) => s.id === current)!;
@@ -209,10 +208,10 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
   const generation = `${desk.profile.name}`;
 
   return (
-    <Box flexDirection="column" width={width} height={frame} overflow="hidden">
+    <Box flexDirection="column" width={width} height={frame} overflowY="hidden">
       <Header width={width} />
       <Tabs current={current} width={width} />
-      <Box key={generation} flexDirection="column" height={bodyHeight} overflow="hidden">
+      <Box key={generation} flexDirection="column" height={bodyHeight} overflowY="hidden">
         {overlay?.kind === 'help' ? (
           <ScopeContext.Provider value={{ scope: 'help', shown: true }}>
             <HelpOverlay sections={overlay.sections} width={width} height={bodyHeight} onClose={() => setOverlay(undefined)} />
@@ -222,7 +221,7 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
           const shown = s.id === current && overlay?.kind !== 'help';
           const C = s.component;
           return (
-            <Box key={s.id} display={shown ? 'flex' : 'none'} flexDirection="column" height={bodyHeight} overflow="hidden">
+            <Box key={s.id} display={shown ? 'flex' : 'none'} flexDirection="column" height={bodyHeight} overflowY="hidden">
               <ScopeContext.Provider value={{ scope: s.id, shown: s.id === current }}>
                 <C width={width} height={bodyHeight} />
               </ScopeContext.Provider>
@@ -253,7 +252,7 @@ function Header({ width }: { width: number }) {
   const prod = /^prod(uction)?$/i.test(profile.environment ?? '');
   const conn = connection === 'online' ? `● online${lastMs !== undefined ? ` ${lastMs} ms` : ''}` : connection === 'offline' ? '● offline' : '○ not checked';
   const port = (u: string) => u.replace(/^https?:\/\/(127\.0\.0\.1|localhost)/, '');
-  const extra = [sandbox ? `sandbox ${port(sandbox.url)}` : '', receiver ? `receiving ${port(receiver.url)}` : ''].filter(Boolean).join(' · ');
+  const extra = [sandbox ? `sandbox ${port(sandbox.url)}` : '', receiver ? `push ${port(receiver.url)}` : ''].filter(Boolean).join(' ');
   const fixed = ` pdesk  ${profile.name}  ${prod ? ` ${env.toUpperCase()} ` : `[${env}]`}  appt API ${profile.appointmentApi}  `;
   const rest = Math.max(0, width - fixed.length - conn.length);
   return (
@@ -379,7 +378,7 @@ function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number
   );
   const shown = lines.slice(top, top + room);
   return (
-    <Box flexDirection="column" height={p.height} overflow="hidden">
+    <Box flexDirection="column" height={p.height} overflowY="hidden">
       <Text bold color="cyan" wrap="truncate">
         {fit(`Help — keys${maxTop ? ` (${top + 1}–${top + shown.length} of ${lines.length}, ↑↓ to scroll)` : ''}`, p.width)}
       </Text>

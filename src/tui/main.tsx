@@ -25,6 +25,9 @@ export interface TuiOptions {
   verbose?: boolean;
 }
 
+/** How long the sandbox, receiver and stores may take to close on exit before the process ends anyway. */
+const CLOSE_GRACE_MS = 1500;
+
 interface Closable {
   close(): Promise<void> | void;
 }
@@ -129,6 +132,23 @@ export async function runTui(o: TuiOptions): Promise<never> {
   }
 
   const out = process.stdout;
+  /** False once the terminal is gone (SIGHUP, EIO): nothing more is written to it. */
+  let terminal = true;
+  const write = (stream: NodeJS.WriteStream, text: string) => {
+    if (!terminal) return;
+    try {
+      stream.write(text);
+    } catch {
+      terminal = false;
+    }
+  };
+  // A closed terminal makes every write fail: note it instead of crashing into the exception handler.
+  const onStreamError = () => {
+    terminal = false;
+  };
+  out.on('error', onStreamError);
+  process.stderr.on('error', onStreamError);
+
   let restored = false;
   const restore = () => {
     if (restored) return;
@@ -138,9 +158,15 @@ export async function runTui(o: TuiOptions): Promise<never> {
     } catch {
       /* already closed */
     }
-    out.write(LEAVE_ALT_SCREEN + SHOW_CURSOR);
+    write(out, LEAVE_ALT_SCREEN + SHOW_CURSOR);
   };
-  const shutdown = async (code: number, error?: unknown) => {
+  let shuttingDown = false;
+  const shutdown = async (code: number, error?: unknown): Promise<never> => {
+    // Once only: a second signal or an error while closing must not start another round.
+    if (shuttingDown) return new Promise<never>(() => undefined);
+    shuttingDown = true;
+    // Whatever happens below, the process ends.
+    setTimeout(() => process.exit(code), CLOSE_GRACE_MS + 500).unref();
     try {
       instance.unmount();
     } catch {
@@ -150,20 +176,24 @@ export async function runTui(o: TuiOptions): Promise<never> {
     if (error !== undefined) {
       const lines =
         error instanceof PdeskError ? [error.message, ...error.details] : [`unexpected error: ${(error as Error)?.message ?? String(error)}`];
-      for (const l of lines) process.stderr.write(`pdesk: ${redact(sanitize(l, true))}\n`);
-      if (o.verbose && (error as Error)?.stack) process.stderr.write(`${(error as Error).stack}\n`);
+      for (const l of lines) write(process.stderr, `pdesk: ${redact(sanitize(l, true))}\n`);
+      if (o.verbose && (error as Error)?.stack) write(process.stderr, `${(error as Error).stack}\n`);
     }
-    await Promise.allSettled(closables.map((c) => c.close()));
+    // Servers wait for open keep-alive connections: give them a moment, not forever.
+    await Promise.race([Promise.allSettled(closables.map((c) => c.close())), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
     process.exit(code);
   };
   process.on('exit', restore);
   process.on('uncaughtException', (e) => void shutdown(1, e));
   process.on('unhandledRejection', (e) => void shutdown(1, e));
   process.on('SIGTERM', () => void shutdown(143));
-  process.on('SIGHUP', () => void shutdown(129));
+  process.on('SIGHUP', () => {
+    terminal = false;
+    void shutdown(129);
+  });
   process.on('SIGINT', () => void shutdown(130));
 
-  out.write(ENTER_ALT_SCREEN);
+  write(out, ENTER_ALT_SCREEN);
   const instance = render(
     <Root
       profile={profile}
@@ -181,7 +211,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
   try {
     await instance.waitUntilExit();
   } catch (e) {
-    return shutdown(1, e) as Promise<never>;
+    return shutdown(1, e);
   }
-  return shutdown(0) as Promise<never>;
+  return shutdown(0);
 }

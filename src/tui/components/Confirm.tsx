@@ -40,7 +40,7 @@ export function Confirm(p: ConfirmProps) {
   const shown = p.lines.slice(top, top + room);
   const more = p.lines.length - top - shown.length;
   return (
-    <Box flexDirection="column" height={p.height} overflow="hidden">
+    <Box flexDirection="column" height={p.height} overflowY="hidden">
       <Text bold color={p.danger ? 'red' : 'yellow'} wrap="truncate">
         {fit(p.question, p.width)}
       </Text>

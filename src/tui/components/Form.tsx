@@ -172,7 +172,7 @@ export function Form(p: FormProps) {
       );
   });
   return (
-    <Box flexDirection="column" height={p.height} overflow="hidden">
+    <Box flexDirection="column" height={p.height} overflowY="hidden">
       {lines.slice(0, p.height)}
     </Box>
   );

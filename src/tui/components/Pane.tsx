@@ -15,7 +15,7 @@ export interface PaneProps {
 export function Pane(p: PaneProps) {
   const room = Math.max(0, p.height - (p.title !== undefined ? 1 : 0));
   return (
-    <Box flexDirection="column" height={p.height} overflow="hidden">
+    <Box flexDirection="column" height={p.height} overflowY="hidden">
       {p.title !== undefined ? (
         <Text bold color={p.color} wrap="truncate">
           {fit(p.title, p.width)}

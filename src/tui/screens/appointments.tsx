@@ -18,7 +18,15 @@ import type { ScreenProps } from './types.js';
 type Step = 'list' | 'detail' | 'cancel' | 'confirm';
 
 const LIST_LIMIT = 5000;
-const WIDTHS = [14, 10, 17, 24, 26, 0];
+
+/** Column widths for a row of `width` (the selection marker takes 2 more): the comment only when there is room. */
+function widthsFor(width: number): number[] {
+  const fixed = [12, 10, 16];
+  const rest = width - fixed.reduce((a, b) => a + b, 0) - 2 * fixed.length;
+  if (rest >= 80) return [...fixed, 26, 28, 0];
+  const each = Math.max(8, Math.floor((rest - 2) / 2));
+  return [...fixed, each, 0];
+}
 
 function when(a: Appointment): string {
   const s = utcParts(a.start);
@@ -33,7 +41,16 @@ function party(a: Appointment, type: string): string {
 }
 
 export function appointmentLine(a: Appointment, width: number): string {
-  return clean(columns([a.id, a.status, when(a), party(a, 'Patient'), party(a, 'PractitionerRole'), a.comment ?? ''], WIDTHS, width));
+  const w = widthsFor(width);
+  const cells = [a.id, a.status, when(a), party(a, 'Patient'), party(a, 'PractitionerRole')];
+  if (w.length > 5) cells.push(a.comment ?? '');
+  return clean(columns(cells, w, width));
+}
+
+function headerFor(width: number): string {
+  const w = widthsFor(width - 2);
+  const names = ['ID', 'STATUS', 'START (UTC)', 'PATIENT', 'PRACTITIONER', 'COMMENT'].slice(0, w.length);
+  return `  ${columns(names, w, width - 2)}`;
 }
 
 function detailLines(a: Appointment): string[] {
@@ -132,7 +149,7 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
         width={width}
         height={height}
         title={`Appointments (A5) — ${clean(profile.name)}`}
-        header={columns(['  ID', 'STATUS', 'START (UTC)', 'PATIENT', 'PRACTITIONER', 'COMMENT'], [16, 10, 17, 24, 26, 0], width)}
+        header={headerFor(width)}
         render={(a, w) => appointmentLine(a, w)}
         itemKey={(a) => a.id}
         onSelect={setSelected}
@@ -179,7 +196,7 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
     );
   } else content = <Text> </Text>;
   return (
-    <Box flexDirection="column" height={height} overflow="hidden">
+    <Box flexDirection="column" height={height} overflowY="hidden">
       {content}
     </Box>
   );

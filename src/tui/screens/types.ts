@@ -6,8 +6,10 @@
  * palette command (`:slots`), a title and a React component getting `ScreenProps` ({width, height}). The
  * App draws the header (profile, environment — production in red —, appointment API version, connection),
  * the tab line, the status line and the key-hint line; the screen draws exactly `height` lines of at most
- * `width` columns in between (use `<Box height={height} overflow="hidden">` and `wrap="truncate"` Text; never
- * let a line wrap: the frame must stay ≤ rows − 1 lines or Ink flickers). A screen is mounted the first time
+ * `width` columns in between (use `<Box height={height} overflowY="hidden">` and `wrap="truncate"` Text; never
+ * let a line wrap: the frame must stay ≤ rows − 1 lines or Ink flickers). Prefer `overflowY` to `overflow`:
+ * horizontal clipping makes Ink slice every line again on every frame (cut lines yourself with `fit`), and
+ * prefer ASCII in long lists (Ink measures non-ASCII text character by character). A screen is mounted the first time
  * it is shown and stays mounted (hidden) while others are shown, so its state — a half-typed form — survives
  * switching screens. It restarts when the operator switches profile (`:profile <name>`).
  *
