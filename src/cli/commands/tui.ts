@@ -32,7 +32,17 @@ export function tuiCommand(): Command {
           listen = positiveInt(opts.listen, '--listen', { allowZero: true });
           if (listen > 65535) throw new UsageError(`--listen must be a port between 0 and 65535, not "${opts.listen}".`);
         }
-        const { runTui } = await import('../../tui/main.js');
+        // Ink decides once, when it loads, that a CI environment gets no live frames (is-in-ci); this is an
+        // operator at a terminal (checked above), so hide CI markers while Ink loads, then put them back.
+        const ciVars = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+        const saved = ciVars.map((k) => [k, process.env[k]] as const);
+        for (const k of ciVars) delete process.env[k];
+        let runTui: typeof import('../../tui/main.js').runTui;
+        try {
+          ({ runTui } = await import('../../tui/main.js'));
+        } finally {
+          for (const [k, v] of saved) if (v !== undefined) process.env[k] = v;
+        }
         // runTui exits the process itself once the terminal is restored; an error before the first frame
         // (no such profile, sandbox cannot start) goes back to the entry point with its exit code.
         ctx.keepAlive = true;
