@@ -1,0 +1,201 @@
+/**
+ * `pdesk notifications send` — C5 send a notification (practice system → portal): one (`--email`, or a
+ * complete resource with `--body`), or one per CSV row (`--csv`), resumable through a journal without sending
+ * anything twice (src/core/bulk/notifications.ts).
+ */
+import { Command } from 'commander';
+import type { BulkCounters, BulkSend, BulkSummary } from '../../core/bulk/notifications.js';
+import { action, type Context } from '../context.js';
+
+interface SendOptions {
+  email?: string;
+  topic?: string;
+  text?: string;
+  body?: string;
+  csv?: string;
+  emailColumn?: string;
+  concurrency?: string;
+  journal?: string;
+  resendUncertain?: boolean;
+}
+
+const SINGLE_ONLY = ['email', 'body'] as const;
+const BULK_ONLY = ['emailColumn', 'concurrency', 'journal', 'resendUncertain'] as const;
+const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+async function single(ctx: Context, opts: SendOptions): Promise<void> {
+  const { UsageError, BodyError } = await import('../../core/errors.js');
+  const { buildNotification, sendNotification } = await import('../../core/api/notifications.js');
+  const { readJsonArg } = await import('../options.js');
+  const bulkOnly = BULK_ONLY.filter((k) => opts[k] !== undefined);
+  if (bulkOnly.length) throw new UsageError(`${bulkOnly.map(flag).join(', ')} ${bulkOnly.length > 1 ? 'go' : 'goes'} with --csv (a bulk send).`);
+  let body: unknown;
+  if (opts.body !== undefined) {
+    const others = (['email', 'topic', 'text'] as const).filter((k) => opts[k] !== undefined);
+    if (others.length) throw new UsageError(`--body sends a complete notification and cannot be combined with ${others.map(flag).join(', ')}.`);
+    body = readJsonArg(opts.body, '--body');
+  } else {
+    const missing = (['email', 'topic', 'text'] as const).filter((k) => opts[k] === undefined);
+    if (missing.length)
+      throw new UsageError(`${missing.map(flag).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required (or --csv for a bulk send, or --body for a complete notification).`);
+    try {
+      body = buildNotification(await ctx.profile(), { email: opts.email!.trim(), topic: opts.topic!, text: opts.text! });
+    } catch (e) {
+      if (e instanceof BodyError && /telecom/.test(e.path)) throw new UsageError(`--email must be an email address, not "${opts.email}".`);
+      throw e;
+    }
+  }
+  const res = await sendNotification(await ctx.client(), body);
+  ctx.emitWrite(res.status, res.body);
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** `1234/3000 rows · 812/s · 3 failed · ETA 2s` */
+export function progressLine(c: BulkCounters, now = Date.now()): string {
+  const done = c.sent + c.skipped + c.failed + c.uncertain;
+  const worked = c.sent + c.failed;
+  const secs = Math.max(0.001, (now - c.startedAt) / 1000);
+  const rate = worked / secs;
+  const parts = [`${done}${c.total !== undefined ? `/${c.total}` : ''} rows`, `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)}/s`];
+  parts.push(`${c.failed} failed`);
+  if (c.uncertain) parts.push(`${c.uncertain} uncertain`);
+  if (c.total !== undefined && rate > 0) parts.push(`ETA ${duration(((c.total - done) / rate) * 1000)}`);
+  return parts.join(' · ');
+}
+
+function summaryText(s: BulkSummary, ms: number): string {
+  const lines = [
+    `sent ${s.sent} · skipped ${s.skipped} (sent before) · failed ${s.failed} · uncertain ${s.uncertain}   (${s.total} rows, ${(ms / 1000).toFixed(1)} s${s.interrupted ? ', interrupted' : ''})`,
+    `journal      ${s.journal}`,
+  ];
+  if (s.failedCsv) lines.push(`failed rows  ${s.failedCsv}`);
+  return lines.join('\n');
+}
+
+async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
+  const { UsageError, PdeskError } = await import('../../core/errors.js');
+  const { BulkSend: Bulk } = await import('../../core/bulk/notifications.js');
+  const { positiveInt } = await import('../options.js');
+  const singleOnly = SINGLE_ONLY.filter((k) => opts[k] !== undefined);
+  if (singleOnly.length) throw new UsageError(`--csv takes the addresses from the CSV and cannot be combined with ${singleOnly.map(flag).join(', ')}.`);
+  const missing = (['topic', 'text'] as const).filter((k) => opts[k] === undefined);
+  if (missing.length) throw new UsageError(`${missing.map(flag).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required with --csv.`);
+  const concurrency = opts.concurrency === undefined ? undefined : positiveInt(opts.concurrency, '--concurrency');
+  if (concurrency !== undefined && concurrency > 256) throw new UsageError(`--concurrency must be at most 256, not ${concurrency}.`);
+  const tty = !!process.stderr.isTTY;
+  const profile = await ctx.profile();
+  const client = await ctx.client();
+  const warn = (line: string) => ctx.err(line);
+
+  const job: BulkSend = await Bulk.prepare(
+    {
+      csv: opts.csv!,
+      journal: opts.journal,
+      text: opts.text!,
+      topic: opts.topic!,
+      emailColumn: opts.emailColumn,
+      concurrency,
+      resendUncertain: !!opts.resendUncertain,
+      countRows: tty,
+      readOnly: ctx.dryRun,
+    },
+    { profile, warn, send: (body) => client.call('C5', { body }) },
+  );
+
+  if (ctx.dryRun) {
+    const first = await job.firstBody();
+    if (!first) {
+      ctx.emitOne({ ok: true, message: 'nothing to send: every row is acknowledged in the journal or invalid', journal: job.journalPath });
+      return;
+    }
+    ctx.err(`dry run: the request for row ${first.row} (one request per row to send; nothing is sent, no journal written)`);
+    await client.call('C5', { body: first.body }); // throws DryRunResult, printed by the entry point
+    return;
+  }
+
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) {
+      job.stop();
+      if (tty) process.stderr.write('\r\x1b[2K');
+      ctx.err(`pdesk: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}; finishing ${job.counters.inFlight} request(s) in flight (press Ctrl-C again to quit at once).`);
+    } else {
+      ctx.err(`pdesk: quitting; rows in flight stay "sending" in the journal and are reported as uncertain by the next run.`);
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let timer: NodeJS.Timeout | undefined;
+  if (tty) {
+    timer = setInterval(() => {
+      if (!job.stopped) process.stderr.write(`\r\x1b[2K${progressLine(job.counters)}`);
+    }, 200);
+  }
+  const started = Date.now();
+  let summary: BulkSummary;
+  try {
+    summary = await job.run();
+  } finally {
+    if (timer) {
+      clearInterval(timer);
+      process.stderr.write('\r\x1b[2K');
+    }
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const ms = Date.now() - started;
+
+  if (ctx.format === 'table') ctx.out(summaryText(summary, ms));
+  else {
+    const { sent, skipped, failed, uncertain, journal, failedCsv, interrupted } = summary;
+    ctx.emitOne({ sent, skipped, failed, uncertain, journal, ...(failedCsv ? { failedCsv } : {}), ...(interrupted ? { interrupted } : {}) });
+  }
+
+  if (summary.error) throw summary.error;
+  if (summary.exitCode === 130) {
+    ctx.err('pdesk: interrupted; run the same command again to send the remaining rows.');
+    process.exitCode = 130;
+    return;
+  }
+  if (summary.exitCode !== 0) {
+    const parts = [];
+    if (summary.failed) parts.push(`${summary.failed} row${summary.failed === 1 ? '' : 's'} failed`);
+    if (summary.uncertain) parts.push(`${summary.uncertain} row${summary.uncertain === 1 ? ' has' : 's have'} an unknown outcome`);
+    const details = [`failed rows and reasons: ${summary.failedCsv ?? '(not written)'}`];
+    if (summary.failed) details.push('Run the same command again to retry the failed rows; acknowledged rows are not sent again.');
+    if (summary.uncertain) details.push('Rows with an unknown outcome may have reached the portal: check, then rerun with --resend-uncertain to send them anyway.');
+    throw new PdeskError(`${parts.join(' and ')} of ${summary.total}.`, summary.exitCode as 4 | 5, details);
+  }
+}
+
+export function notificationsCommand(): Command {
+  const cmd = new Command('notifications').description('notifications to patients (C5)');
+  cmd
+    .command('send')
+    .description('send a notification (C5): one with --email, or one per row of a CSV with --csv (resumable)')
+    .option('--email <addr>', 'the patient\'s email address (one notification)')
+    .option('--topic <t>', 'topic text; with --csv a template with {column} placeholders')
+    .option('--text <t>', 'message text; with --csv a template with {column} placeholders')
+    .option('--body <file|->', 'a complete notification Communication to send as is (after validation)')
+    .option('--csv <file>', 'bulk: one notification per row; the header names the columns (, or ; separated)')
+    .option('--email-column <name>', 'bulk: the column holding the address (default: email)')
+    .option('--concurrency <n>', 'bulk: requests in flight at once (default: 8)')
+    .option('--journal <file>', 'bulk: where each row\'s outcome is recorded (default: <csv>.journal.ndjson)')
+    .option('--resend-uncertain', 'bulk: also send rows whose earlier outcome is unknown (may send them twice)')
+    .action(
+      action(async (ctx, opts: SendOptions) => {
+        if (opts.csv !== undefined) await bulk(ctx, opts);
+        else await single(ctx, opts);
+      }),
+    );
+  return cmd;
+}

@@ -1,0 +1,87 @@
+/**
+ * CSV input of bulk sends, streamed with csv-parse (quoted fields, embedded delimiters and newlines, a UTF-8
+ * BOM): the separator (`,` or `;`, or a tab) is detected from the header line; records come one at a time, so
+ * memory stays flat however long the file is. Also the writer of the failed-rows CSV.
+ */
+import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
+import { parse, type Parser } from 'csv-parse';
+import { UsageError } from '../errors.js';
+
+export type Delimiter = ',' | ';' | '\t';
+
+/** Read the start of a file (enough for a header line). */
+function head(path: string, option: string, bytes = 64 * 1024): string {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw new UsageError(`${option}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+  }
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The separator of the header line: the most frequent of `,` `;` and tab outside quotes (`,` on a tie). */
+export function detectDelimiter(text: string): Delimiter {
+  const counts: Record<Delimiter, number> = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '\n' || c === '\r')) break;
+    else if (!quoted && (c === ',' || c === ';' || c === '\t')) counts[c]++;
+  }
+  let best: Delimiter = ',';
+  for (const d of [';', '\t'] as const) if (counts[d] > counts[best]) best = d;
+  return best;
+}
+
+export function detectFileDelimiter(path: string, option = '--csv'): Delimiter {
+  return detectDelimiter(head(path, option));
+}
+
+/** A csv-parse stream over `path`: arrays of fields, the header being the first record. */
+export function openCsv(path: string, delimiter: Delimiter): Parser {
+  const parser = parse({
+    delimiter,
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+  });
+  const input = createReadStream(path, { highWaterMark: 64 * 1024 });
+  input.on('error', (e) => parser.destroy(e));
+  parser.on('close', () => input.destroy());
+  return input.pipe(parser);
+}
+
+/** The first record of a CSV file (its header), or undefined for an empty file. */
+export async function readHeader(path: string, delimiter: Delimiter): Promise<string[] | undefined> {
+  const parser = openCsv(path, delimiter);
+  try {
+    for await (const rec of parser) return rec as string[];
+    return undefined;
+  } finally {
+    parser.destroy();
+  }
+}
+
+/** One CSV line (with its line break), quoting fields that need it. */
+export function csvLine(fields: readonly string[], delimiter: Delimiter): string {
+  return (
+    fields
+      .map((f) => (f.includes(delimiter) || /["\r\n]/.test(f) || /^\s|\s$/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
+      .join(delimiter) + '\r\n'
+  );
+}
+
+/** The problem of a csv-parse error, as one sentence fragment. */
+export function describeCsvError(e: unknown): string {
+  const err = e as { code?: string; message?: string; lines?: number };
+  const msg = (err.message ?? String(e)).replace(/^Invalid (Record|Opening Quote|Closing Quote)?:?\s*/i, '');
+  return `${msg}${err.lines && !/line \d+/.test(msg) ? ` (line ${err.lines})` : ''}`;
+}

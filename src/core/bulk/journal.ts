@@ -1,0 +1,414 @@
+/**
+ * The journal of a bulk send: an append-only NDJSON file recording, per CSV row, `sending` before the row's
+ * request starts and its outcome (`ok`, `failed`, `unknown`) after. Records are written in groups with one
+ * fsync per group (group commit); `append()` resolves only once its record is on disk.
+ *
+ * Line 1 is a header naming the template hash (text, topic, email column). Every row record carries the row
+ * number and a hash of the row's fields, so a rerun against a changed CSV or template is detected. A torn
+ * last line (crash mid-write) is cut off with a warning. Per-row state is held in typed arrays (9 bytes a
+ * row), so memory stays small for very large files. A lock file keeps two runs off the same journal.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, constants, createReadStream, existsSync, fsyncSync, openSync, readFileSync, readSync, fstatSync, ftruncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { UsageError } from '../errors.js';
+
+export const JOURNAL_KIND = 'pdesk-notifications';
+export const JOURNAL_VERSION = 1;
+
+/**
+ * Row states. Journal records: `sending` (durable before the request may start), `started` (written just
+ * before the request starts, not waited for), `ok`, `failed` (a definite answer), `unknown` (no answer: the
+ * connection broke after the request went out), `cancelled` (journaled as sending, then not started because
+ * the run was stopping; reads back as no record).
+ *
+ * Reading back, a `sending` with no later record is `queued` when it was written since the machine last
+ * booted: a killed process loses nothing it had written, so no `started` line means the request never
+ * started, and the row is sent again. Otherwise (another boot: a power loss may have dropped the `started`
+ * line; or no boot id on this platform) it stays `sending`, whose outcome is unknown, like `started`.
+ */
+export const RowState = { none: 0, sending: 1, ok: 2, failed: 3, unknown: 4, started: 5, queued: 6 } as const;
+export type RowStateValue = (typeof RowState)[keyof typeof RowState];
+export type RecordState = 'sending' | 'started' | 'ok' | 'failed' | 'unknown' | 'cancelled';
+const STATE_OF: Record<string, RowStateValue> = { sending: 1, ok: 2, failed: 3, unknown: 4, started: 5, cancelled: 0 };
+
+/** A row whose request may have reached the server without its answer being recorded. */
+export function isUncertain(state: RowStateValue): boolean {
+  return state === RowState.sending || state === RowState.unknown || state === RowState.started;
+}
+
+let bootIdCache: string | null | undefined;
+/** This machine's boot id (Linux), or null where there is none. */
+export function bootId(): string | null {
+  if (bootIdCache === undefined) {
+    try {
+      bootIdCache = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+    } catch {
+      bootIdCache = null;
+    }
+  }
+  return bootIdCache;
+}
+
+/** The record starting each run: its boot id tells a rerun whether lines written without fsync survived. */
+export interface RunRecord {
+  run: string;
+  boot: string | null;
+  pid: number;
+}
+
+export interface JournalHeader {
+  journal: typeof JOURNAL_KIND;
+  version: number;
+  template: string;
+  emailColumn: string;
+  csv: string;
+  created: string;
+}
+
+export interface RowRecord {
+  row: number;
+  hash: string;
+  state: RecordState;
+  status?: number;
+  reason?: string;
+}
+
+/** 16 hex digits of SHA-256. */
+export function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+export const rowHash = (fields: readonly string[]) => shortHash(JSON.stringify(fields));
+
+/** Row state and hash per row number, in growable typed arrays. */
+export class RowTable {
+  private states = new Uint8Array(1024);
+  private hashes = new Uint32Array(2048);
+  /** Highest row number with a record. */
+  maxRow = 0;
+  /** Rows with any record. */
+  count = 0;
+
+  private grow(row: number): void {
+    if (row < this.states.length) return;
+    let n = this.states.length;
+    while (n <= row) n *= 2;
+    const s = new Uint8Array(n);
+    s.set(this.states);
+    const h = new Uint32Array(2 * n);
+    h.set(this.hashes);
+    this.states = s;
+    this.hashes = h;
+  }
+
+  set(row: number, state: RowStateValue, hash: string): void {
+    this.grow(row);
+    if (this.states[row] === RowState.none && state !== RowState.none) this.count++;
+    else if (this.states[row] !== RowState.none && state === RowState.none) this.count--;
+    this.states[row] = state;
+    this.hashes[2 * row] = parseInt(hash.slice(0, 8), 16) >>> 0;
+    this.hashes[2 * row + 1] = parseInt(hash.slice(8, 16), 16) >>> 0;
+    if (row > this.maxRow) this.maxRow = row;
+  }
+
+  state(row: number): RowStateValue {
+    return (row < this.states.length ? this.states[row] : RowState.none) as RowStateValue;
+  }
+
+  /** True when the row has no record or its recorded hash is `hash`. */
+  hashMatches(row: number, hash: string): boolean {
+    if (this.state(row) === RowState.none) return true;
+    return (
+      this.hashes[2 * row] === parseInt(hash.slice(0, 8), 16) >>> 0 && this.hashes[2 * row + 1] === parseInt(hash.slice(8, 16), 16) >>> 0
+    );
+  }
+}
+
+export interface OpenJournalOptions {
+  path: string;
+  templateHash: string;
+  emailColumn: string;
+  csvPath: string;
+  warn: (line: string) => void;
+  /** Read only (dry run): no lock, no repair, no writes. */
+  readOnly?: boolean;
+}
+
+export interface LoadedJournal {
+  rows: RowTable;
+  header?: JournalHeader;
+  /** Complete lines that could not be read (skipped). */
+  skippedLines: number;
+}
+
+/** Length of the file up to and including its last newline; `size` when it ends with one. */
+function completeLength(fd: number, size: number): number {
+  const chunk = 64 * 1024;
+  const buf = Buffer.alloc(chunk);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk);
+    const n = readSync(fd, buf, 0, end - start, start);
+    const i = buf.subarray(0, n).lastIndexOf(0x0a);
+    if (i >= 0) return start + i + 1;
+    end = start;
+  }
+  return 0;
+}
+
+function firstLine(path: string): { text: string; terminated: boolean } {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const text = buf.subarray(0, n).toString('utf8');
+    const i = text.indexOf('\n');
+    return i >= 0 ? { text: text.slice(0, i), terminated: true } : { text, terminated: false };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notAJournal(path: string): UsageError {
+  return new UsageError(`--journal ${path} is not a pdesk notifications journal; name a new file or the journal of this CSV.`);
+}
+
+/** Check the header line, cut a torn last line (with a warning), then read every record into a RowTable. */
+export async function loadJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
+  const rows = new RowTable();
+  if (!existsSync(o.path)) return { rows, skippedLines: 0 };
+  const first = firstLine(o.path);
+  let header: JournalHeader | undefined;
+  try {
+    const h = JSON.parse(first.text) as JournalHeader;
+    if (h?.journal !== JOURNAL_KIND || !first.terminated) throw notAJournal(o.path);
+    header = h;
+  } catch (e) {
+    // A torn header (crash while creating the journal): an unterminated prefix of a header line, nothing else.
+    const prefix = `{"journal":"${JOURNAL_KIND}"`;
+    const torn = !first.terminated && (first.text.startsWith(prefix) || prefix.startsWith(first.text));
+    if (!torn) throw e instanceof UsageError ? e : notAJournal(o.path);
+    header = undefined;
+  }
+  if (header) {
+    if (header.version !== JOURNAL_VERSION)
+      throw new UsageError(`--journal ${o.path} was written by another version of pdesk (journal version ${header.version}).`);
+    if (header.template !== o.templateHash)
+      throw new UsageError(
+        `The journal ${o.path} was written for another --text, --topic or --email-column; refusing to mix two sends in one journal.`,
+        ['Run again with the original options, or pass --journal <new file> to start a separate send.'],
+      );
+  }
+
+  // Cut a torn last line: a crash mid-write leaves a line without its newline.
+  const fd = openSync(o.path, o.readOnly ? 'r' : 'r+');
+  let size: number;
+  try {
+    size = fstatSync(fd).size;
+    const complete = completeLength(fd, size);
+    if (complete < size) {
+      o.warn(`warning: the last line of the journal ${o.path} is incomplete (the previous run stopped while writing it); it is ignored.`);
+      if (!o.readOnly) {
+        ftruncateSync(fd, complete);
+        fsyncSync(fd);
+      }
+      size = complete;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (!header) return { rows, skippedLines: 0 };
+
+  let skippedLines = 0;
+  let lineNo = 0;
+  const boot = bootId();
+  let sameBoot = false;
+  const input = createReadStream(o.path, { end: Math.max(0, size - 1), highWaterMark: 256 * 1024 });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  for await (const line of lines) {
+    lineNo++;
+    if (lineNo === 1 || line === '') continue;
+    let rec: RowRecord | undefined;
+    try {
+      rec = JSON.parse(line) as RowRecord;
+    } catch {
+      rec = undefined;
+    }
+    if (rec && typeof (rec as unknown as RunRecord).run === 'string') {
+      sameBoot = boot !== null && (rec as unknown as RunRecord).boot === boot;
+      continue;
+    }
+    let state = rec && STATE_OF[rec.state];
+    if (!rec || state === undefined || !Number.isInteger(rec.row) || rec.row < 1 || typeof rec.hash !== 'string' || !/^[0-9a-f]{16}$/.test(rec.hash)) {
+      skippedLines++;
+      if (skippedLines <= 3) o.warn(`warning: line ${lineNo} of the journal ${o.path} is not a journal record; it is ignored.`);
+      continue;
+    }
+    if (state === RowState.sending && sameBoot) state = RowState.queued;
+    rows.set(rec.row, state, rec.hash);
+  }
+  return { rows, header, skippedLines };
+}
+
+/** Exclusive use of a journal: `<journal>.lock` holding our pid; a lock left by a dead process is taken over. */
+export function lockJournal(path: string): () => void {
+  const lock = `${path}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lock, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
+      writeFileSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return () => {
+        try {
+          if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`--journal: cannot create ${lock} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+      let pid = NaN;
+      try {
+        pid = Number(readFileSync(lock, 'utf8').trim());
+      } catch {
+        /* vanished meanwhile: retry */
+      }
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid))
+        throw new UsageError(`The journal ${path} is in use by another pdesk (pid ${pid}); wait for it to finish or stop it first.`, [
+          `If no such process is running, remove ${lock}.`,
+        ]);
+      try {
+        unlinkSync(lock); // stale: its process is gone (killed or crashed)
+      } catch {
+        /* raced with another taker */
+      }
+    }
+  }
+  throw new UsageError(`The journal ${path} is in use by another pdesk; remove ${lock} if none is running.`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+interface Pending {
+  line: string;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** Appends records with group commit: everything queued while one fsync runs goes out in the next batch. */
+export class JournalWriter {
+  private queue: Pending[] = [];
+  private flushing = false;
+  private failure?: Error;
+  /** Batches written (one fsync each), for tests and the benchmark. */
+  batches = 0;
+
+  private constructor(
+    private readonly fh: FileHandle,
+    readonly path: string,
+  ) {}
+
+  /** Open for appending; a new journal gets its header line, made durable with its directory entry. */
+  static async open(path: string, header: JournalHeader | undefined): Promise<JournalWriter> {
+    let fh: FileHandle;
+    try {
+      fh = await open(path, 'a', 0o600);
+    } catch (e) {
+      throw new UsageError(`--journal: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+    }
+    const w = new JournalWriter(fh, path);
+    if (header) {
+      await w.append(JSON.stringify(header));
+      try {
+        const dfd = openSync(dirname(path), 'r');
+        try {
+          fsyncSync(dfd);
+        } finally {
+          closeSync(dfd);
+        }
+      } catch {
+        /* some platforms cannot fsync a directory */
+      }
+    }
+    return w;
+  }
+
+  /** The line of a record. */
+  static line(r: RowRecord): string {
+    const rec: Record<string, unknown> = { row: r.row, hash: r.hash, state: r.state };
+    if (r.status !== undefined) rec.status = r.status;
+    if (r.reason !== undefined) rec.reason = r.reason;
+    rec.at = new Date().toISOString();
+    return JSON.stringify(rec);
+  }
+
+  /**
+   * Write a record now, to the page cache, without waiting for an fsync (the next group commit covers it).
+   * A killed process keeps it; only a machine crash can lose it.
+   */
+  note(r: RowRecord): void {
+    if (this.failure) throw this.failure;
+    const buf = Buffer.from(`${JournalWriter.line(r)}\n`);
+    let off = 0;
+    try {
+      while (off < buf.length) off += writeSync(this.fh.fd, buf, off, buf.length - off);
+    } catch (e) {
+      this.failure = new UsageError(`Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+      throw this.failure;
+    }
+  }
+
+  record(r: RowRecord): Promise<void> {
+    return this.append(JournalWriter.line(r));
+  }
+
+  /** Append one line; resolves once it is written and fsynced. */
+  append(line: string): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ line: `${line}\n`, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    try {
+      while (this.queue.length) {
+        const batch = this.queue;
+        this.queue = [];
+        try {
+          // The write only reaches the page cache (microseconds), so it is done synchronously; the fsync,
+          // the slow part, runs on the thread pool while requests proceed.
+          const buf = Buffer.from(batch.map((p) => p.line).join(''));
+          let off = 0;
+          while (off < buf.length) off += writeSync(this.fh.fd, buf, off, buf.length - off);
+          await this.fh.datasync();
+          this.batches++;
+          for (const p of batch) p.resolve();
+        } catch (e) {
+          this.failure = new UsageError(`Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+          for (const p of [...batch, ...this.queue]) p.reject(this.failure);
+          this.queue = [];
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    while (this.flushing || this.queue.length) await new Promise((r) => setImmediate(r));
+    await this.fh.close();
+  }
+}

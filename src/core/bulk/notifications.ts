@@ -1,0 +1,526 @@
+/**
+ * Bulk notifications (C5 per CSV row), resumable without sending anything twice:
+ *
+ * - The CSV is streamed (csv-parse), never held whole; `{column}` placeholders of the text and topic and the
+ *   email column are checked against the header before anything is sent.
+ * - Each row is journaled: `sending` is made durable before its POST starts, the outcome after the answer;
+ *   a row counts as done once its outcome is on disk. Records go out in groups, one fsync per group.
+ * - On a rerun, acknowledged rows are skipped, rows with a definite failure are sent again, and rows whose
+ *   outcome is unknown (`sending` with no outcome: the process died mid-request; or a connection lost after
+ *   the request went out) are not resent unless `resendUncertain`.
+ * - A changed CSV (row hash) or template (header hash) is refused before anything is sent.
+ * - `stop()` (Ctrl-C) starts no new rows; in-flight ones finish and are recorded.
+ *
+ * Core-level: no commander, no terminal output. The caller gives the send function and a warning sink.
+ */
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { Profile } from '../../profiles/schema.js';
+import { buildNotification } from '../api/notifications.js';
+import { BodyError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, UsageError } from '../errors.js';
+import { sanitize } from '../sanitize.js';
+import type { Notification } from '../schemas/notification.js';
+import { csvLine, describeCsvError, detectFileDelimiter, openCsv, readHeader, type Delimiter } from './csv.js';
+import {
+  JOURNAL_KIND,
+  JOURNAL_VERSION,
+  JournalWriter,
+  RowState,
+  bootId,
+  isUncertain,
+  loadJournal,
+  lockJournal,
+  rowHash,
+  shortHash,
+  type JournalHeader,
+  type RowRecord,
+  type RowTable,
+} from './journal.js';
+import { compileTemplate, type Template } from './template.js';
+
+export const DEFAULT_CONCURRENCY = 8;
+/**
+ * Rows whose `sending` record may be made durable ahead of their request, per request slot. It keeps the
+ * fsync off the request path even on a slow disk; a killed process leaves them re-sendable (no `started`
+ * line), a machine crash leaves them uncertain.
+ */
+export const LOOKAHEAD_FACTOR = 4;
+
+export interface BulkInput {
+  csv: string;
+  /** Default `<csv>.journal.ndjson`. */
+  journal?: string;
+  text: string;
+  topic: string;
+  /** Default `email`. */
+  emailColumn?: string;
+  concurrency?: number;
+  resendUncertain?: boolean;
+  /** Count the rows first (for an ETA); done anyway when the journal has records to check. */
+  countRows?: boolean;
+  /** Dry run: read the journal without locking or repairing it; `run()` is not allowed. */
+  readOnly?: boolean;
+}
+
+export interface BulkDeps {
+  profile: Profile;
+  /** Send one notification; throws HttpError / NetworkError as the core client does. */
+  send: (body: Notification) => Promise<{ status: number }>;
+  warn: (line: string) => void;
+}
+
+export interface BulkCounters {
+  /** Data rows in the CSV, when counted. */
+  total?: number;
+  /** Rows looked at so far (every outcome below, plus rows in flight). */
+  seen: number;
+  sent: number;
+  skipped: number;
+  failed: number;
+  /** Failures that were 5xx or network errors (exit 5 rather than 4). */
+  failedServer: number;
+  uncertain: number;
+  inFlight: number;
+  startedAt: number;
+}
+
+export interface BulkSummary {
+  sent: number;
+  skipped: number;
+  failed: number;
+  uncertain: number;
+  journal: string;
+  failedCsv?: string;
+  total: number;
+  interrupted?: boolean;
+  /** Exit code of cli.md for this outcome (130 when interrupted). */
+  exitCode: number;
+  /** A fatal problem that stopped the run early (changed CSV, unreadable CSV, journal write failure). */
+  error?: PdeskError;
+}
+
+/** Network failures where the request cannot have reached the server. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+interface Outcome {
+  state: 'ok' | 'failed' | 'unknown';
+  status?: number;
+  reason?: string;
+  server?: boolean;
+  /** Stops the whole run (a configuration problem every row would hit). */
+  fatal?: PdeskError;
+}
+
+function oneLine(text: string, max = 300): string {
+  const flat = sanitize(text).replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+export function classify(e: unknown): Outcome {
+  if (e instanceof HttpError) {
+    const issue = e.details.find((d) => !d.startsWith('request: '));
+    return { state: 'failed', status: e.status, reason: oneLine(issue ? `${e.message}: ${issue}` : e.message), server: e.status >= 500 };
+  }
+  if (e instanceof NetworkError) {
+    if (e.code && NOT_SENT_CODES.has(e.code)) return { state: 'failed', reason: oneLine(e.message), server: true };
+    return { state: 'unknown', reason: oneLine(`${e.message} The request may have reached the server.`), server: true };
+  }
+  if (e instanceof ContractError) return { state: 'ok', reason: oneLine(`accepted, but ${e.message}`) };
+  if (e instanceof PdeskError && (e.exitCode === ExitCode.config || e.exitCode === ExitCode.usage))
+    return { state: 'failed', reason: oneLine(e.message), fatal: e };
+  return { state: 'unknown', reason: oneLine(`unexpected error: ${(e as Error)?.message ?? String(e)}`), server: true };
+}
+
+/** `<csv>.journal.ndjson` → `<csv>.failed.csv`; any other journal name → `<journal>.failed.csv`. */
+export function failedCsvPath(journal: string): string {
+  return journal.endsWith('.journal.ndjson') ? `${journal.slice(0, -'.journal.ndjson'.length)}.failed.csv` : `${journal}.failed.csv`;
+}
+
+class Slots {
+  private used = 0;
+  private waiters: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+  get inUse(): number {
+    return this.used;
+  }
+  acquire(): Promise<void> | undefined {
+    if (this.used < this.size) {
+      this.used++;
+      return undefined;
+    }
+    return new Promise((r) => this.waiters.push(() => (this.used++, r())));
+  }
+  release(): void {
+    this.used--;
+    this.waiters.shift()?.();
+  }
+  /** Wake every waiter (stop): each then sees the stop flag and gives its slot back. */
+  wakeAll(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+}
+
+export class BulkSend {
+  readonly csvPath: string;
+  readonly journalPath: string;
+  readonly failedCsvPath: string;
+  readonly counters: BulkCounters;
+  private stopping = false;
+  private fatal?: PdeskError;
+  private unlock?: () => void;
+
+  private constructor(
+    private readonly input: Required<Omit<BulkInput, 'journal'>> & { journal: string },
+    private readonly deps: BulkDeps,
+    private readonly delimiter: Delimiter,
+    readonly header: string[],
+    private readonly emailIndex: number,
+    private readonly textT: Template,
+    private readonly topicT: Template,
+    private readonly templateHash: string,
+    private readonly rows: RowTable,
+    private readonly journalHeader: JournalHeader | undefined,
+  ) {
+    this.csvPath = input.csv;
+    this.journalPath = input.journal;
+    this.failedCsvPath = failedCsvPath(input.journal);
+    this.counters = { seen: 0, sent: 0, skipped: 0, failed: 0, failedServer: 0, uncertain: 0, inFlight: 0, startedAt: Date.now() };
+  }
+
+  /** Check the CSV header, templates and journal; nothing is sent. Throws UsageError (exit 2) on a problem. */
+  static async prepare(input: BulkInput, deps: BulkDeps): Promise<BulkSend> {
+    const csv = resolve(input.csv);
+    const journal = resolve(input.journal ?? `${input.csv}.journal.ndjson`);
+    const emailColumn = input.emailColumn ?? 'email';
+    const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
+    const name = basename(csv);
+    if (journal === csv) throw new UsageError('--journal must not be the CSV file itself.');
+    const delimiter = detectFileDelimiter(csv);
+    let header: string[] | undefined;
+    try {
+      header = await readHeader(csv, delimiter);
+    } catch (e) {
+      throw new UsageError(`--csv: ${name} is not valid CSV: ${describeCsvError(e)}.`);
+    }
+    if (!header || header.every((h) => h.trim() === '')) throw new UsageError(`--csv: ${name} has no header line; its first line must name the columns.`);
+    header = header.map((h) => h.trim());
+    const emailIndex = header.indexOf(emailColumn);
+    if (emailIndex < 0)
+      throw new UsageError(
+        `${name} has no column "${emailColumn}" for the email address${input.emailColumn ? '' : '; name the address column with --email-column'}.`,
+        [`columns: ${header.map((h) => JSON.stringify(h)).join(', ')}`],
+      );
+    const textT = compileTemplate(input.text, header, '--text', name);
+    const topicT = compileTemplate(input.topic, header, '--topic', name);
+    const templateHash = shortHash(JSON.stringify({ text: input.text, topic: input.topic, emailColumn }));
+    const full = {
+      csv,
+      journal,
+      text: input.text,
+      topic: input.topic,
+      emailColumn,
+      concurrency,
+      resendUncertain: !!input.resendUncertain,
+      countRows: !!input.countRows,
+      readOnly: !!input.readOnly,
+    };
+    const unlock = input.readOnly ? undefined : lockJournal(journal);
+    try {
+      const loaded = await loadJournal({ path: journal, templateHash, emailColumn, csvPath: csv, warn: deps.warn, readOnly: input.readOnly });
+      const job = new BulkSend(full, deps, delimiter, header, emailIndex, textT, topicT, templateHash, loaded.rows, loaded.header);
+      job.unlock = unlock;
+      if (loaded.rows.count > 0 || input.countRows) await job.verify();
+      return job;
+    } catch (e) {
+      unlock?.();
+      throw e;
+    }
+  }
+
+  /** Count the data rows and check every journaled row against the CSV (row hash). */
+  private async verify(): Promise<void> {
+    const name = basename(this.csvPath);
+    const parser = openCsv(this.csvPath, this.delimiter);
+    let n = -1;
+    try {
+      for await (const rec of parser) {
+        n++;
+        if (n === 0) continue;
+        if (this.rows.state(n) !== RowState.none && !this.rows.hashMatches(n, rowHash(rec as string[]))) throw this.changed(n);
+      }
+    } catch (e) {
+      if (e instanceof PdeskError) throw e;
+      throw new UsageError(`--csv: ${name} is not valid CSV: ${describeCsvError(e)}.`);
+    } finally {
+      parser.destroy();
+    }
+    const total = Math.max(0, n);
+    if (this.rows.maxRow > total)
+      throw new UsageError(`The CSV ${name} changed since the journal was written: it has ${total} rows, the journal records row ${this.rows.maxRow}.`, [
+        `journal: ${this.journalPath}`,
+        'Restore the CSV, or pass --journal <new file> to start a separate send.',
+      ]);
+    this.counters.total = total;
+  }
+
+  private changed(row: number): UsageError {
+    return new UsageError(`The CSV ${basename(this.csvPath)} changed since the journal was written: row ${row} differs from the row that was journaled.`, [
+      `journal: ${this.journalPath}`,
+      'Restore the CSV, or pass --journal <new file> to start a separate send (rows already sent would be sent again).',
+    ]);
+  }
+
+  /** Stop starting rows; in-flight rows finish and are recorded. */
+  stop(): void {
+    this.stopping = true;
+    for (const sl of this.slots) sl.wakeAll();
+  }
+
+  get stopped(): boolean {
+    return this.stopping;
+  }
+
+  private slots: Slots[] = [];
+
+  private body(fields: string[]): Notification | string {
+    if (fields.length !== this.header.length) return `the row has ${fields.length} fields, the header has ${this.header.length}`;
+    const email = (fields[this.emailIndex] ?? '').trim();
+    if (!email) return `no email address in column "${this.input.emailColumn}"`;
+    try {
+      return buildNotification(this.deps.profile, { email, topic: this.topicT.render(fields), text: this.textT.render(fields) });
+    } catch (e) {
+      if (e instanceof BodyError && /telecom/.test(e.path)) return `"${oneLine(email, 100)}" in column "${this.input.emailColumn}" is not an email address`;
+      if (e instanceof PdeskError) return oneLine(e.message);
+      throw e;
+    }
+  }
+
+  /** Dry run: the body of the first row that a run would send, or undefined when there is none. */
+  async firstBody(): Promise<{ row: number; body: Notification } | undefined> {
+    const parser = openCsv(this.csvPath, this.delimiter);
+    let n = -1;
+    try {
+      for await (const rec of parser) {
+        n++;
+        if (n === 0) continue;
+        const st = this.rows.state(n);
+        if (st === RowState.ok) continue;
+        if (isUncertain(st) && !this.input.resendUncertain) continue;
+        const body = this.body(rec as string[]);
+        if (typeof body !== 'string') return { row: n, body };
+      }
+    } finally {
+      parser.destroy();
+      this.unlock?.();
+    }
+    return undefined;
+  }
+
+  /** Send every row not yet acknowledged. Resolves with the summary (never throws for row failures). */
+  async run(): Promise<BulkSummary> {
+    if (this.input.readOnly) throw new Error('BulkSend.run() on a read-only job');
+    const c = this.counters;
+    c.startedAt = Date.now();
+    const slots = new Slots(this.input.concurrency);
+    const ahead = new Slots(LOOKAHEAD_FACTOR * this.input.concurrency);
+    this.slots = [slots, ahead];
+    const tasks = new Set<Promise<void>>();
+    let failedOut: WriteStream | undefined;
+    const failedCols = ['pdesk_row', 'pdesk_status', 'pdesk_reason'];
+    rmSync(this.failedCsvPath, { force: true });
+    const writeFailed = (row: number, fields: readonly string[], status: number | undefined, reason: string) => {
+      if (!failedOut) {
+        failedOut = createWriteStream(this.failedCsvPath, { mode: 0o600 });
+        failedOut.on('error', (e) => this.deps.warn(`warning: cannot write ${this.failedCsvPath} (${(e as NodeJS.ErrnoException).code ?? e}).`));
+        failedOut.write(csvLine([...failedCols, ...this.header], this.delimiter));
+      }
+      failedOut.write(csvLine([String(row), status === undefined ? '' : String(status), reason, ...fields], this.delimiter));
+    };
+
+    const writer = await JournalWriter.open(
+      this.journalPath,
+      this.journalHeader
+        ? undefined
+        : { journal: JOURNAL_KIND, version: JOURNAL_VERSION, template: this.templateHash, emailColumn: this.input.emailColumn, csv: this.csvPath, created: new Date().toISOString() },
+    );
+
+    await writer.append(JSON.stringify({ run: new Date().toISOString(), boot: bootId(), pid: process.pid }));
+
+    const fail = (e: PdeskError) => {
+      this.fatal ??= e;
+      this.stop();
+    };
+
+    const settle = async (row: number, hash: string, fields: string[], o: Outcome) => {
+      const rec: RowRecord = { row, hash, state: o.state };
+      if (o.status !== undefined) rec.status = o.status;
+      if (o.reason !== undefined) rec.reason = o.reason;
+      try {
+        await writer.record(rec);
+      } catch (e) {
+        fail(e as PdeskError);
+        // Not durably recorded: its outcome is unknown to a rerun, so report it as uncertain here too.
+        c.uncertain++;
+        writeFailed(row, fields, o.status, `outcome not recorded in the journal: ${o.reason ?? o.state}`);
+        return;
+      }
+      this.rows.set(row, RowState[o.state], hash);
+      if (o.state === 'ok') c.sent++;
+      else if (o.state === 'unknown') {
+        c.uncertain++;
+        writeFailed(row, fields, o.status, `no answer (${o.reason ?? 'unknown'}); not resent on a rerun unless --resend-uncertain`);
+      } else {
+        c.failed++;
+        if (o.server) c.failedServer++;
+        writeFailed(row, fields, o.status, o.reason ?? 'failed');
+      }
+      if (o.fatal) fail(o.fatal);
+    };
+
+    // Two stages: a row's `sending` record is made durable while earlier rows' requests are in flight (at most
+    // LOOKAHEAD_FACTOR × concurrency rows ahead), so the fsync is off the request path; then the row waits for a
+    // request slot, and a `started` line is written (no fsync) just before its request.
+    const sendRow = async (row: number, hash: string, fields: string[], body: Notification) => {
+      let aheadHeld = true;
+      const releaseAhead = () => {
+        if (aheadHeld) {
+          aheadHeld = false;
+          ahead.release();
+        }
+      };
+      try {
+        try {
+          await writer.record({ row, hash, state: 'sending' });
+        } catch (e) {
+          fail(e as PdeskError); // nothing was sent; the row stays as it was in the journal
+          return;
+        }
+        const wait = slots.acquire();
+        if (wait) await wait;
+        if (this.stopping) {
+          slots.release();
+          // Journaled as sending but never started: say so, so that a rerun sends it without doubt.
+          await writer.record({ row, hash, state: 'cancelled' }).catch(() => undefined);
+          c.seen--;
+          return;
+        }
+        releaseAhead();
+        try {
+          writer.note({ row, hash, state: 'started' });
+        } catch (e) {
+          slots.release();
+          fail(e as PdeskError); // not started: the row reads back as sending (uncertain) at worst
+          return;
+        }
+        c.inFlight++;
+        let o: Outcome;
+        try {
+          const res = await this.deps.send(body);
+          o = { state: 'ok', status: res.status };
+        } catch (e) {
+          o = classify(e);
+        } finally {
+          c.inFlight--;
+          slots.release(); // the slot bounds requests in flight; the outcome joins the next group commit
+        }
+        await settle(row, hash, fields, o);
+      } finally {
+        releaseAhead();
+      }
+    };
+
+    const track = (p: Promise<void>) => {
+      tasks.add(p);
+      void p.finally(() => tasks.delete(p));
+    };
+
+    const parser = openCsv(this.csvPath, this.delimiter);
+    let n = -1;
+    try {
+      for await (const rec of parser) {
+        if (this.stopping) break;
+        n++;
+        if (n === 0) continue;
+        const fields = rec as string[];
+        const hash = rowHash(fields);
+        if (!this.rows.hashMatches(n, hash)) {
+          fail(this.changed(n));
+          break;
+        }
+        const st = this.rows.state(n);
+        if (st === RowState.ok) {
+          c.seen++;
+          c.skipped++;
+          continue;
+        }
+        if (isUncertain(st) && !this.input.resendUncertain) {
+          c.seen++;
+          c.uncertain++;
+          writeFailed(
+            n,
+            fields,
+            undefined,
+            st === RowState.unknown
+              ? 'outcome unknown: a previous run lost the connection after sending this row; not resent — check the portal, or rerun with --resend-uncertain'
+              : 'outcome unknown: a previous run was sending this row when it stopped and recorded no answer; not resent — check the portal, or rerun with --resend-uncertain',
+          );
+          continue;
+        }
+        const wait = ahead.acquire();
+        if (wait) await wait;
+        if (this.stopping) {
+          ahead.release();
+          break;
+        }
+        c.seen++;
+        const body = this.body(fields);
+        if (typeof body === 'string') {
+          track(
+            (async () => {
+              try {
+                await settle(n, hash, fields, { state: 'failed', reason: body });
+              } finally {
+                ahead.release();
+              }
+            })(),
+          );
+          continue;
+        }
+        track(sendRow(n, hash, fields, body));
+      }
+    } catch (e) {
+      fail(e instanceof PdeskError ? e : new UsageError(`--csv: ${basename(this.csvPath)} is not valid CSV: ${describeCsvError(e)}.`, ['Rows before the problem were processed; fix the file and run again.']));
+    } finally {
+      parser.destroy();
+    }
+    while (tasks.size) await Promise.allSettled([...tasks]);
+    await writer.close();
+    if (failedOut) await new Promise<void>((r) => failedOut!.end(r));
+    this.unlock?.();
+
+    const interrupted = this.stopping && !this.fatal;
+    const summary: BulkSummary = {
+      sent: c.sent,
+      skipped: c.skipped,
+      failed: c.failed,
+      uncertain: c.uncertain,
+      journal: this.journalPath,
+      ...(failedOut ? { failedCsv: this.failedCsvPath } : {}),
+      total: c.total ?? (interrupted || this.fatal ? c.seen : Math.max(0, n)),
+      ...(interrupted ? { interrupted: true } : {}),
+      exitCode: this.fatal
+        ? this.fatal.exitCode
+        : interrupted
+          ? 130
+          : c.failedServer > 0 || c.uncertain > 0
+            ? ExitCode.server
+            : c.failed > 0
+              ? ExitCode.client
+              : ExitCode.ok,
+      ...(this.fatal ? { error: this.fatal } : {}),
+    };
+    return summary;
+  }
+}
