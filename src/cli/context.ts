@@ -76,7 +76,7 @@ export class Context {
     if (!this._client) {
       const profile = await this.profile();
       const { PdeskClient } = await import('../core/client.js');
-      this._client = new PdeskClient(profile, { dryRun: this.dryRun, log: this.log });
+      this._client = new PdeskClient(profile, { dryRun: this.dryRun, log: this.globals.verbose ? this.log : undefined });
     }
     return this._client;
   }
