@@ -142,17 +142,18 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
 
   const openHelp = () => {
     const screen = SCREENS.find((s) => s.id === current)!;
-    const seen = new Set<string>();
     const mine: Array<[string, string]> = [];
     const global: Array<[string, string]> = [];
+    const seen = { mine: new Set<string>(), global: new Set<string>() };
     for (const r of router.active()) {
+      const section = r.layer === 'global' ? 'global' : 'mine';
       for (const b of r.bindings) {
         const text = b.help ?? b.label;
         if (!text) continue;
         const keys = b.helpKeys ?? b.keys.filter((k) => k !== 'text').map(keyLabel).join(' ');
-        if (seen.has(keys)) continue;
-        seen.add(keys);
-        (r.layer === 'global' ? global : mine).push([keys, text]);
+        if (seen[section].has(keys)) continue;
+        seen[section].add(keys);
+        (section === 'global' ? global : mine).push([keys, text]);
       }
     }
     setOverlay({

@@ -21,7 +21,7 @@ const LIST_LIMIT = 5000;
 
 /** Column widths for a row of `width` (the selection marker takes 2 more): the comment only when there is room. */
 function widthsFor(width: number): number[] {
-  const fixed = [12, 10, 16];
+  const fixed = [10, 9, 16];
   const rest = width - fixed.reduce((a, b) => a + b, 0) - 2 * fixed.length;
   if (rest >= 80) return [...fixed, 26, 28, 0];
   const each = Math.max(8, Math.floor((rest - 2) / 2));
@@ -33,16 +33,18 @@ function when(a: Appointment): string {
   return s.day ? `${s.day} ${s.time}` : '';
 }
 
-function party(a: Appointment, type: string): string {
+/** Participants of a type: `Emma Jansen (pat-1)`, or only the name in a narrow column; a status other than accepted in brackets. */
+function party(a: Appointment, type: string, narrow = false): string {
   return (a.participant ?? [])
     .filter((p) => p.actor?.reference.startsWith(`${type}/`))
-    .map((p) => `${referenceLabel(p.actor)}${p.status && p.status !== 'accepted' ? ` [${p.status}]` : ''}`)
+    .map((p) => `${narrow && p.actor?.display ? p.actor.display : referenceLabel(p.actor)}${p.status && p.status !== 'accepted' ? ` [${p.status}]` : ''}`)
     .join(', ');
 }
 
 export function appointmentLine(a: Appointment, width: number): string {
   const w = widthsFor(width);
-  const cells = [a.id, a.status, when(a), party(a, 'Patient'), party(a, 'PractitionerRole')];
+  const narrow = (w[3] ?? 0) < 22;
+  const cells = [a.id, a.status, when(a), party(a, 'Patient', narrow), party(a, 'PractitionerRole', narrow)];
   if (w.length > 5) cells.push(a.comment ?? '');
   return clean(columns(cells, w, width));
 }
