@@ -129,6 +129,26 @@ describe('chat send (C1) and reply (C3)', () => {
     expect(view.messages('enc-7')!.map((m) => m.id)).toEqual(['b-1']);
   });
 
+  it('an answer that is not a 2xx acknowledgement (a redirect) exits 6 and records nothing', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(302, { location: '/elsewhere', 'content-length': '0' }).end());
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const dir = tempDir('pdesk-chat-302-');
+    dirs.push(dir);
+    writeProfiles(dir, [sandboxProfile(`http://127.0.0.1:${(server.address() as { port: number }).port}`)]);
+    try {
+      const r = await runCli(['chat', 'send', '--thread', 'enc-1', '--text', 'x', ...PEOPLE], { configDir: dir });
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(/HTTP 302 Found .*not an acknowledgement/);
+      expect(lines(threadStorePath(dir, 'sandbox'))).toEqual([]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('a thread store that cannot be written stops the command before anything is sent (exit 3)', async () => {
     const e = await sandbox();
     writeFileSync(join(e.configDir, 'threads'), 'not a folder');

@@ -43,9 +43,14 @@ async function writableStore(ctx: Context): Promise<ThreadStore | undefined> {
   return store;
 }
 
-/** Record what the server acknowledged; a failure here is reported as such (the request did succeed). */
-async function record(store: ThreadStore | undefined, rec: StoreRecord, what: string): Promise<void> {
+/** Record what the server acknowledged (2xx only); a failure here is reported as such (the request did succeed). */
+async function record(store: ThreadStore | undefined, status: number, rec: StoreRecord, what: string): Promise<void> {
   if (!store) return;
+  if (status < 200 || status > 299) {
+    await store.close();
+    const { PdeskError, ExitCode, statusLine } = await import('../../core/errors.js');
+    throw new PdeskError(`The server answered ${statusLine(status)} to ${what}, not an acknowledgement (2xx); it is not recorded as done.`, ExitCode.contract);
+  }
   try {
     await store.append([rec]);
   } catch (e) {
@@ -107,7 +112,7 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
   }
   const { messageRecord, threadOfMessage } = await import('../../core/threads/index.js');
   const thread = threadOfMessage(res.message);
-  await record(store, messageRecord(op, 'sent', res.message), `message ${res.message.id}`);
+  await record(store, res.status, messageRecord(op, 'sent', res.message), `message ${res.message.id}`);
   const { statusLine } = await import('../../core/errors.js');
   ctx.emitWrite(
     res.status,
@@ -173,7 +178,7 @@ export function chatCommand(): Command {
           throw e;
         }
         const { readRecord, readAtOf } = await import('../../core/threads/index.js');
-        await record(store, readRecord('sent', communicationId, res.marker), `the read marker for ${communicationId}`);
+        await record(store, res.status, readRecord('sent', communicationId, res.marker), `the read marker for ${communicationId}`);
         ctx.emitWrite(res.status, res.body, () => `Marked ${communicationId} as read at ${readAtOf(res.marker)}.`);
       }),
     );
@@ -208,7 +213,7 @@ export function chatCommand(): Command {
           throw e;
         }
         const { closeRecord } = await import('../../core/threads/index.js');
-        await record(store, closeRecord('sent', encounterId, res.encounter), `the close of ${encounterId}`);
+        await record(store, res.status, closeRecord('sent', encounterId, res.encounter), `the close of ${encounterId}`);
         ctx.emitWrite(res.status, res.body, () => `Closed chat ${encounterId}.`);
       }),
     );
