@@ -138,17 +138,17 @@ function messageOptions(cmd: Command, withAttachment: boolean): Command {
 export function chatCommand(): Command {
   const cmd = new Command('chat').description('chat threads (C1 send, C2 mark read, C3 reply, C4 close; threads and show from the local store)');
 
-  messageOptions(cmd.command('send').description('send a chat message from the portal to the practice system (C1)'), true).action(
+  messageOptions(cmd.command('send').description('C1: send a message, portal → practice'), true).action(
     action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C1', opts)),
   );
 
-  messageOptions(cmd.command('reply').description('send a chat message from the practice system to the portal (C3)'), false).action(
+  messageOptions(cmd.command('reply').description('C3: send a message, practice → portal'), false).action(
     action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C3', opts)),
   );
 
   cmd
     .command('mark-read')
-    .description('mark a received message as read in the practice system (C2)')
+    .description('C2: mark a received message as read')
     .argument('<communicationId>', 'id of the Communication to mark')
     .option('--at <datetime>', 'when it was read (ISO 8601, today, +Nd…; default now), sent as local time without offset')
     .option('--body <file|->', 'a complete read marker (JSON Patch) to send as is after validation')
@@ -185,7 +185,7 @@ export function chatCommand(): Command {
 
   cmd
     .command('close')
-    .description('close a chat thread (C4)')
+    .description('C4: close a chat thread')
     .argument('<encounterId>', 'the thread to close: its encounter id')
     .option('--body <file|->', 'a complete Encounter to send as is after validation')
     .action(
@@ -220,7 +220,7 @@ export function chatCommand(): Command {
 
   cmd
     .command('threads')
-    .description('list the chat threads of the local thread store, newest first (no request is sent)')
+    .description('local store: threads, newest first')
     .action(
       action(async (ctx) => {
         const store = await threadStore(ctx);
@@ -238,7 +238,7 @@ export function chatCommand(): Command {
 
   cmd
     .command('show')
-    .description("show a thread's messages from the local thread store (no request is sent)")
+    .description("local store: a thread's messages")
     .argument('<encounterId>', 'the thread: its encounter id')
     .action(
       action(async (ctx, encounterId: string) => {
