@@ -187,10 +187,8 @@ export async function runTui(o: TuiOptions): Promise<never> {
   process.on('uncaughtException', (e) => void shutdown(1, e));
   process.on('unhandledRejection', (e) => void shutdown(1, e));
   process.on('SIGTERM', () => void shutdown(143));
-  process.on('SIGHUP', () => {
-    terminal = false;
-    void shutdown(129);
-  });
+  // The terminal may be gone (a closed window) or not (kill -HUP): restoring is tried, a failed write is harmless.
+  process.on('SIGHUP', () => void shutdown(129));
   process.on('SIGINT', () => void shutdown(130));
 
   write(out, ENTER_ALT_SCREEN);

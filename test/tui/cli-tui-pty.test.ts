@@ -1,0 +1,77 @@
+/**
+ * `pdesk tui --sandbox` as a process under a pseudo-terminal (script(1)): it enters the alternate screen, draws
+ * the header, and restores the terminal (leaves the alternate screen, shows the cursor) whether it ends by q,
+ * Ctrl-C, SIGTERM or SIGHUP; the temporary thread-store folder is removed.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { BIN, tempDir } from '../helpers/cli.js';
+
+const hasScript = !spawnSync('script', ['--version']).error;
+const LEAVE = '\u001b[?1049l';
+const ENTER = '\u001b[?1049h';
+
+function start(configDir: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const env: Record<string, string> = { ...process.env, PDESK_CONFIG_DIR: configDir, TERM: 'xterm-256color' } as Record<string, string>;
+  delete env.CI;
+  const cmd = `stty rows 24 cols 80 2>/dev/null; exec '${process.execPath}' '${BIN}' tui --sandbox`;
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function until(cond: () => boolean, ms = 10_000) {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The pid of the pdesk process under script (its child). */
+function pdeskPid(scriptPid: number): number {
+  const r = spawnSync('pgrep', ['-P', String(scriptPid)], { encoding: 'utf8' });
+  return Number(r.stdout.trim().split('\n')[0]);
+}
+
+const sandboxDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith('pdesk-tui-sandbox-'));
+
+describe.skipIf(!hasScript)('pdesk tui under a terminal', () => {
+  // Ctrl-C is a key in raw mode (exit 0), or SIGINT (130) if it lands before Ink switched the terminal to raw mode.
+  const cases: Array<[string, (p: ReturnType<typeof start>) => void, number[]]> = [
+    ['q', (p) => p.child.stdin!.write('q'), [0]],
+    ['Ctrl-C', (p) => p.child.stdin!.write('\u0003'), [0, 130]],
+    ['SIGTERM', (p) => process.kill(pdeskPid(p.child.pid!), 'SIGTERM'), [143]],
+    ['SIGHUP', (p) => process.kill(pdeskPid(p.child.pid!), 'SIGHUP'), [129]],
+  ];
+  for (const [name, stop, code] of cases) {
+    it(`restores the terminal after ${name}`, async () => {
+      const dir = tempDir();
+      const before = new Set(sandboxDirs());
+      const p = start(dir);
+      try {
+        await until(() => p.output().includes('appt API 2.0.0'));
+        const mine = sandboxDirs().filter((d) => !before.has(d));
+        expect(p.output()).toContain(ENTER);
+        stop(p);
+        const exit = await Promise.race([p.exited, new Promise<string>((r) => setTimeout(() => r('hung'), 6000))]);
+        expect(code).toContain(exit);
+        const out = p.output();
+        expect(out.lastIndexOf(LEAVE)).toBeGreaterThan(out.lastIndexOf(ENTER));
+        expect(out.slice(out.lastIndexOf(LEAVE))).toContain('\u001b[?25h');
+        for (const d of mine) expect(existsSync(`${tmpdir()}/${d}`)).toBe(false);
+      } finally {
+        try {
+          process.kill(-p.child.pid!, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
