@@ -119,18 +119,21 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
     return;
   }
 
-  let signals = 0;
+  // Ctrl-C: stop starting rows, let the ones in flight finish and record. conf's exit hook (when-exit) re-raises
+  // the first signal right after it: only a signal well after the first one means "quit at once".
+  let firstSignalAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
-    signals++;
-    if (signals === 1) {
+    if (!firstSignalAt) {
+      firstSignalAt = Date.now();
       job.stop();
       if (tty) process.stderr.write('\r\x1b[2K');
       ctx.err(`pdesk: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}; finishing ${job.counters.inFlight} request(s) in flight (press Ctrl-C again to quit at once).`);
-    } else {
-      ctx.err(`pdesk: quitting; rows in flight stay "sending" in the journal and are reported as uncertain by the next run.`);
+    } else if (Date.now() - firstSignalAt > 300) {
+      ctx.err('pdesk: quitting; rows in flight have no recorded outcome and are reported as uncertain by the next run.');
       process.exit(130);
     }
   };
+  // Left installed until the process exits, so that the re-raised signal never ends it before the summary.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
@@ -149,8 +152,6 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
       clearInterval(timer);
       process.stderr.write('\r\x1b[2K');
     }
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
   const ms = Date.now() - started;
 

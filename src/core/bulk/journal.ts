@@ -299,18 +299,28 @@ function alive(pid: number): boolean {
   }
 }
 
-interface Pending {
-  line: string;
+interface Waiter {
   resolve: () => void;
   reject: (e: unknown) => void;
 }
 
-/** Appends records with group commit: everything queued while one fsync runs goes out in the next batch. */
+/**
+ * Appends records with group commit. A record reaches the file (the page cache) at the end of the current
+ * event-loop turn, together with every other record of that turn, in one write; records written while an
+ * fsync runs are covered by the next one. `record()` resolves once its line is fsynced. A killed process
+ * therefore loses at most the records of its last turn, and a machine crash at most the records not yet
+ * acknowledged as durable.
+ */
 export class JournalWriter {
-  private queue: Pending[] = [];
-  private flushing = false;
+  /** Lines not yet written, and the records waiting for them. */
+  private buffered: string[] = [];
+  private bufferedWaiters: Waiter[] = [];
+  private writeScheduled = false;
+  /** Written, waiting for the next fsync. */
+  private unsynced: Waiter[] = [];
+  private syncing = false;
   private failure?: Error;
-  /** Batches written (one fsync each), for tests and the benchmark. */
+  /** fsyncs done (one per batch), for tests and the benchmark. */
   batches = 0;
 
   private constructor(
@@ -353,19 +363,14 @@ export class JournalWriter {
   }
 
   /**
-   * Write a record now, to the page cache, without waiting for an fsync (the next group commit covers it).
-   * A killed process keeps it; only a machine crash can lose it.
+   * Write a record now (with any buffered ones) without waiting for an fsync; the next group commit covers
+   * it. A killed process keeps it; only a machine crash can lose it.
    */
   note(r: RowRecord): void {
     if (this.failure) throw this.failure;
-    const buf = Buffer.from(`${JournalWriter.line(r)}\n`);
-    let off = 0;
-    try {
-      while (off < buf.length) off += writeSync(this.fh.fd, buf, off, buf.length - off);
-    } catch (e) {
-      this.failure = new UsageError(`Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
-      throw this.failure;
-    }
+    this.buffered.push(`${JournalWriter.line(r)}\n`);
+    this.writeBuffered();
+    if (this.failure) throw this.failure;
   }
 
   record(r: RowRecord): Promise<void> {
@@ -376,39 +381,68 @@ export class JournalWriter {
   append(line: string): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ line: `${line}\n`, resolve, reject });
-      if (!this.flushing) void this.flush();
+      this.buffered.push(`${line}\n`);
+      this.bufferedWaiters.push({ resolve, reject });
+      if (!this.writeScheduled) {
+        this.writeScheduled = true;
+        setImmediate(() => this.writeBuffered());
+      }
     });
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
+  private fail(e: unknown): void {
+    this.failure ??= new UsageError(`Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    for (const w of [...this.unsynced, ...this.bufferedWaiters]) w.reject(this.failure);
+    this.unsynced = [];
+    this.bufferedWaiters = [];
+    this.buffered = [];
+  }
+
+  /** One write for every buffered line (the page cache: microseconds), then an fsync unless one runs. */
+  private writeBuffered(): void {
+    this.writeScheduled = false;
+    if (this.failure || this.buffered.length === 0) return;
+    const buf = Buffer.from(this.buffered.join(''));
+    this.buffered = [];
     try {
-      while (this.queue.length) {
-        const batch = this.queue;
-        this.queue = [];
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.fh.fd, buf, off, buf.length - off);
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    this.unsynced.push(...this.bufferedWaiters);
+    this.bufferedWaiters = [];
+    if (!this.syncing && this.unsynced.length) void this.syncLoop();
+  }
+
+  /** fsync on the thread pool while requests proceed; everything written before it started is then durable. */
+  private async syncLoop(): Promise<void> {
+    this.syncing = true;
+    try {
+      while (this.unsynced.length && !this.failure) {
+        const batch = this.unsynced;
+        this.unsynced = [];
         try {
-          // The write only reaches the page cache (microseconds), so it is done synchronously; the fsync,
-          // the slow part, runs on the thread pool while requests proceed.
-          const buf = Buffer.from(batch.map((p) => p.line).join(''));
-          let off = 0;
-          while (off < buf.length) off += writeSync(this.fh.fd, buf, off, buf.length - off);
           await this.fh.datasync();
-          this.batches++;
-          for (const p of batch) p.resolve();
         } catch (e) {
-          this.failure = new UsageError(`Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
-          for (const p of [...batch, ...this.queue]) p.reject(this.failure);
-          this.queue = [];
+          this.unsynced.unshift(...batch);
+          this.fail(e);
+          return;
         }
+        this.batches++;
+        for (const w of batch) w.resolve();
       }
     } finally {
-      this.flushing = false;
+      this.syncing = false;
     }
   }
 
+  /** Write and fsync what is left (also `started` notes not yet covered), then close. */
   async close(): Promise<void> {
-    while (this.flushing || this.queue.length) await new Promise((r) => setImmediate(r));
+    this.writeBuffered();
+    while (this.syncing || this.writeScheduled || this.unsynced.length) await new Promise((r) => setImmediate(r));
+    if (!this.failure) await this.fh.datasync().catch(() => undefined);
     await this.fh.close();
   }
 }
