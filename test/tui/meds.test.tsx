@@ -39,9 +39,9 @@ describe('Meds screen', () => {
   it('lists requests with their pharmacy at 80 columns, adds the period when wide, and shows one with M2', async () => {
     desk = await openDesk({ screen: 'meds', size: { columns: 80, rows: 24 } });
     let f = await desk.waitFor('Metformin 500 mg tablet');
-    expect(f).toContain('3 medication requests.');
-    expect(f).toMatch(/mr-1\s+Metformin 500 mg tablet\s+pat-1\s+Apotheek Centrum\s+60 tablet/);
-    expect(f).toMatch(/mr-2\s+Lisinopril/);
+    expect(f).toContain('1/3');
+    expect(f).toMatch(/mr-1\s+active\s+Metformin 500 mg tablet\s+pat-1\s+Apotheek Centrum\s+60 tablet/);
+    expect(f).toMatch(/mr-2\s+active\s+Lisinopril/);
     expect(lines(f).length).toBeLessThanOrEqual(23);
     for (const l of lines(f)) expect(l.length).toBeLessThanOrEqual(80);
     await desk.press(KEY.enter);
@@ -70,14 +70,15 @@ describe('Meds screen', () => {
     await fillReorder(desk, 'urn:pdesk:pharmacy-id|PH002', '30', 'please call when ready');
     let f = await desk.waitFor('Order? POST MedicationRequest (M3)');
     expect(desk.sandbox.received.some((r) => r.path === '/practice/Organization' && decodeURIComponent(r.query).includes('identifier=urn:pdesk:pharmacy-id|PH002'))).toBe(true);
-    expect(f).toContain('reorder of mr-1 at Apotheek Noord (ph-2)');
+    expect(f).toContain('Order? POST MedicationRequest (M3), a reorder of mr-1:');
+    expect(f).toContain('at Apotheek Noord (ph-2) · urn:pdesk:pharmacy-id|PH002');
     expect(f).toContain('quantity 30 tablet');
     expect(f).toContain('"status": "draft"');
     expect(orders(desk)).toHaveLength(0); // nothing ordered before the confirmation
     await desk.press(KEY.pgdn);
     await desk.waitFor('"reference": "Organization/ph-2"');
     await desk.press('y');
-    f = await desk.waitFor(/Ordered mr-\d+ \(HTTP 201, draft\)/);
+    f = await desk.waitFor(/Ordered mr-\d+ \(draft\): Metformin 500 mg tablet, 30 tablet at Apotheek Noord\./);
     expect(f).toContain('Apotheek Noord');
     const created = newRequests(desk);
     expect(created).toHaveLength(1);
@@ -95,7 +96,7 @@ describe('Meds screen', () => {
     // 30 days: the length of mr-1's period.
     expect((Date.parse(period!.end!) - Date.parse(period!.start!)) / 86_400_000).toBe(30);
     // The list is reloaded and holds the new draft.
-    await desk.waitFor(new RegExp(`${mr.id}\\s+Metformin`));
+    await desk.waitFor(new RegExp(`${mr.id}\\s+draft\\s+Metformin`));
   });
 
   it('several pharmacies found: pick one; an unknown identifier and a refused pharmacy id keep the form', async () => {
@@ -113,7 +114,7 @@ describe('Meds screen', () => {
     expect(f).toContain('Service Apotheek Zuid');
     await desk.press('j', KEY.enter);
     f = await desk.waitFor('Order? POST MedicationRequest (M3)');
-    expect(f).toContain('at Service Apotheek Zuid (ph-3)');
+    expect(f).toContain('at Service Apotheek Zuid (ph-3) · urn:pdesk:pharmacy-id|PH003');
     await desk.press('n'); // back to the form, nothing sent
     await desk.waitFor('Reorder mr-1 (M3)');
     expect(desk.frame()).toContain('ph-3');

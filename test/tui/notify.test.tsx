@@ -38,7 +38,7 @@ describe('Notify screen', () => {
   it('sends after a confirmation showing the body; the sandbox holds it and the sent list shows it', async () => {
     desk = await openDesk({ screen: 'notify' });
     await fill(desk, 'emma.jansen@example.org', 'Lab results', 'Your results are in; no need to call.');
-    const confirm = await desk.waitFor('Send? POST Communication (C5)');
+    const confirm = await desk.waitFor(/Send\? POST http:\/\/127\.0\.0\.1:\d+\/portal\/Communication \(C5\)/);
     expect(confirm).toContain('To emma.jansen@example.org · topic Lab results');
     expect(confirm).toContain('"value": "emma.jansen@example.org"');
     await desk.press(KEY.pgdn);
@@ -53,7 +53,7 @@ describe('Notify screen', () => {
     expect(n.payload[0]!.contentString).toBe('Your results are in; no need to call.');
     expect(n.category[0]!.coding![0]!.system).toBe('portal.example.communication-category');
     expect(f).toContain('Sent this session (1)');
-    expect(f).toMatch(/\d\d:\d\d:\d\d\s+emma\.jansen@example\.org\s+Lab results\s+201 notif-1/);
+    expect(f).toMatch(/\d\d:\d\d:\d\d\s+201\s+emma\.jansen@example\.org\s+Lab results\s+Your results are in/);
     // Enter shows what was sent and what the portal answered; Esc goes back.
     await desk.press(KEY.enter);
     await desk.waitFor('Notification 1 sent at');
@@ -69,7 +69,7 @@ describe('Notify screen', () => {
     await desk.press(KEY.tab, KEY.tab);
     await desk.type('Second one');
     await desk.press(KEY.enter);
-    await desk.waitFor('Send? POST Communication (C5)');
+    await desk.waitFor(/Send\? POST http:\/\/127\.0\.0\.1:\d+\/portal\/Communication \(C5\)/);
     await desk.press(KEY.enter);
     await desk.waitFor('Sent this session (2)');
     expect(desk.sandbox.state.notifications.map((x) => x.payload[0]!.contentString)).toEqual(['Your results are in; no need to call.', 'Second one']);
@@ -87,7 +87,7 @@ describe('Notify screen', () => {
     await desk.type('emma@example.org');
     desk.sandbox.setFailRate(1);
     await desk.press(KEY.tab, KEY.tab, KEY.enter);
-    await desk.waitFor('Send? POST Communication (C5)');
+    await desk.waitFor(/Send\? POST http:\/\/127\.0\.0\.1:\d+\/portal\/Communication \(C5\)/);
     await desk.press('y');
     f = await desk.waitFor('HTTP 503 Service Unavailable');
     expect(f).toContain('simulating a failure');

@@ -10,14 +10,15 @@ export function shortTime(iso: string | undefined): string {
   return Number.isNaN(d.getTime()) ? clean(iso) : format(d, 'MM-dd HH:mm');
 }
 
-/** `2026-03-01 10:15:03` in local time. */
-export function longTime(iso: string | undefined): string {
+/** `03-01 10:15:03` in local time (with the year when it is not this year). */
+export function midTime(iso: string | undefined, now = new Date()): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? clean(iso) : format(d, 'yyyy-MM-dd HH:mm:ss');
+  if (Number.isNaN(d.getTime())) return clean(iso);
+  return format(d, d.getFullYear() === now.getFullYear() ? 'MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm:ss');
 }
 
-export const THREAD_WIDTHS = [16, 6, 6, 4, 11, 0] as const;
+export const THREAD_WIDTHS = [14, 6, 6, 4, 11, 0] as const;
 export const THREAD_HEADER = ['THREAD', 'STATE', 'UNREAD', 'MSGS', 'LAST', 'TEXT'] as const;
 
 export function threadRow(t: ThreadSummary, width: number): string {
@@ -28,7 +29,8 @@ export function threadRow(t: ThreadSummary, width: number): string {
   );
 }
 
-export const MESSAGE_WIDTHS = [11, 6, 22, 6, 0] as const;
+/** Column widths of a message row; the sender column narrows on small terminals. */
+export const messageWidths = (width: number) => [11, 6, width < 100 ? 21 : 24, 6, 0] as const;
 export const MESSAGE_HEADER = ['TIME', 'DIR', 'FROM', 'READ', 'TEXT'] as const;
 
 /** Who sent a message: its display text, else its reference. */
@@ -37,7 +39,7 @@ export const senderText = (m: ThreadMessage) => clean(m.senderDisplay ?? m.sende
 export function messageRow(m: ThreadMessage, width: number): string {
   return columns(
     [shortTime(m.sent ?? m.at), `${m.via === 'received' ? 'in' : 'out'} ${m.op}`, senderText(m), m.unread ? 'unread' : m.read ? 'read' : '', clean(m.text)],
-    MESSAGE_WIDTHS,
+    messageWidths(width),
     width,
   );
 }

@@ -21,7 +21,7 @@ import { Pane } from '../components/Pane.js';
 import { useDesk } from '../desk.js';
 import { clean, fit, jsonLines } from '../format.js';
 import { useKeys } from '../keys.js';
-import { MESSAGE_HEADER, MESSAGE_WIDTHS, THREAD_HEADER, THREAD_WIDTHS, headerLine, longTime, messageRow, shortTime, threadRow, wrap } from './chat-format.js';
+import { MESSAGE_HEADER, messageWidths, THREAD_HEADER, THREAD_WIDTHS, headerLine, messageRow, midTime, shortTime, threadRow, wrap } from './chat-format.js';
 import { type ReplyPlan, buildReply, partyLabel, refLabel, replyPlan } from './chat-reply.js';
 import { useThreadStore } from './chat-store.js';
 import type { ScreenProps } from './types.js';
@@ -90,8 +90,8 @@ export function ChatScreen({ width, height }: ScreenProps) {
       op === 'C1' ? sendMessage(client, body, { signal }) : replyMessage(client, body, { signal }),
     );
     if (!r.ok) return false;
-    const what = `Sent ${op} ${clean(body.id)} in ${clean(thread)} (HTTP ${r.value.status})`;
-    if (await record(messageRecord(op, 'sent', body), what)) desk.ok(`${what}; recorded in the thread store.`);
+    const what = `Sent ${op} in ${clean(thread)} (HTTP ${r.value.status})`;
+    if (await record(messageRecord(op, 'sent', body), `${what}, id ${clean(body.id)}`)) desk.ok(`${what}, recorded: ${clean(body.id)}.`);
     return true;
   };
 
@@ -169,7 +169,7 @@ export function ChatScreen({ width, height }: ScreenProps) {
     }
     const r = await desk.run(`Marking ${clean(m.id)} read (C2)`, (signal) => markRead(client, m.id, marker, { signal }));
     if (!r.ok) return;
-    const what = `Marked ${clean(m.id)} read at ${marker[0]!.value.valueDateTime} (HTTP ${r.value.status})`;
+    const what = `Marked ${clean(m.id)} read (HTTP ${r.value.status})`;
     if (await record(readRecord('sent', m.id, marker, m.thread), what)) desk.ok(`${what}; recorded.`);
   };
 
@@ -206,12 +206,12 @@ export function ChatScreen({ width, height }: ScreenProps) {
     [
       {
         keys: ['c'],
-        label: plan ? `reply as ${plan.as}` : 'reply',
-        help: 'compose and send an answer to the last incoming message (C1 as the portal after a C3, C3 as the practice after a C1)',
+        label: plan ? `reply ${plan.op}` : 'reply',
+        help: 'answer the last incoming message: C1 after a C3, C3 after a C1',
         run: openCompose,
       },
       { keys: ['m'], label: 'mark read', help: 'mark the selected received message read (C2)', run: () => void markSelected() },
-      { keys: ['x'], label: 'close chat', help: 'close this chat (C4), after a confirmation', run: () => askClose(open) },
+      { keys: ['x'], label: 'close', help: 'close this chat (C4), after a confirmation', run: () => askClose(open) },
       { keys: ['n'], help: 'write a message with every field (C1 or C3)', run: openNew },
       {
         keys: ['esc'],
@@ -227,8 +227,8 @@ export function ChatScreen({ width, height }: ScreenProps) {
 
   const h = height;
   const receiverLine = desk.receiver
-    ? `Receiving pushes at ${desk.receiver.url} (/portal: C3 C4 C5 · /practice: C1 C2) into the thread store.`
-    : 'No push receiver in this TUI (pdesk tui --listen): the store is watched for what pdesk listen records.';
+    ? `Receiving pushes (C1–C5) at ${desk.receiver.url}: threads update live.`
+    : 'No receiver here (pdesk tui --listen); what pdesk listen records shows live.';
 
   if (threads.problem && !threads.loaded)
     return <Pane title="Chat threads" color="red" lines={['', threads.problem, '', 'Start the TUI with a profile from the profile store, or use `pdesk chat` commands.']} width={width} height={h} />;
@@ -267,7 +267,9 @@ export function ChatScreen({ width, height }: ScreenProps) {
 
   const inThread = step === 'thread' || step === 'compose';
   const formH = step === 'compose' ? 7 : 0;
-  const detailH = step === 'compose' ? 0 : Math.min(8, Math.max(3, Math.floor((h - 1) / 3)));
+  // The detail takes what the selected message needs, up to half the screen; the list the rest.
+  const detail = step === 'thread' && current ? detailLines(current, width) : [];
+  const detailH = step === 'compose' ? 0 : Math.min(Math.floor((h - 1) / 2), Math.max(4, detail.length + 1));
   const listH = Math.max(3, h - 1 - formH - detailH);
   const head = summary
     ? `Chat › ${clean(summary.thread)} · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}${plan?.topic ? ` · ${clean(plan.topic)}` : ''}`
@@ -282,14 +284,14 @@ export function ChatScreen({ width, height }: ScreenProps) {
         width={width}
         height={listH}
         title="Messages (oldest first; times local)"
-        header={`  ${headerLine(MESSAGE_HEADER, MESSAGE_WIDTHS, width - 2)}`}
+        header={`  ${headerLine(MESSAGE_HEADER, messageWidths(width - 2), width - 2)}`}
         render={messageRow}
         itemKey={(m) => m.id}
         onSelect={setSelMsg}
         active={step === 'thread'}
         empty="No messages in this thread (only its close is recorded)."
       />
-      {step === 'thread' ? <MessageDetail m={current} width={width} height={detailH} /> : null}
+      {step === 'thread' ? <MessageDetail lines={detail} width={width} height={detailH} /> : null}
       {step === 'compose' && plan ? (
         <Form
           title={`${plan.answer ? 'Answer' : 'Write'} as ${partyLabel(plan.as)} (${plan.op}) in ${clean(plan.thread)}`}
@@ -320,7 +322,7 @@ export function ChatScreen({ width, height }: ScreenProps) {
     overlay = (
       <Form
         title="New chat message (C1 portal → practice system, C3 practice system → portal)"
-        intro={['References like Patient/<id> or PractitionerRole/<id>; a thread id not seen before opens a new chat.']}
+        intro={['References: Patient/<id>, PractitionerRole/<id>. A new thread id opens a chat.']}
         fields={[
           { name: 'thread', label: 'Thread', placeholder: 'encounter id, e.g. enc-100' },
           { name: 'as', label: 'Send as', kind: 'choice', options: NEW_AS },
@@ -342,7 +344,7 @@ export function ChatScreen({ width, height }: ScreenProps) {
   else if (step === 'close' && closing)
     overlay = (
       <Confirm
-        question={`Close chat ${clean(closing.thread)}? PUT Encounter/${clean(closing.thread)} (C4) to ${clean(profile.name)}'s portal; a closed chat takes no new messages:`}
+        question={`Close chat ${clean(closing.thread)}? PUT Encounter/${clean(closing.thread)} (C4); it then takes no new messages:`}
         lines={jsonLines(closing.body)}
         yesLabel="close it"
         danger
@@ -362,17 +364,22 @@ export function ChatScreen({ width, height }: ScreenProps) {
   );
 }
 
-function MessageDetail({ m, width, height }: { m: ThreadMessage | undefined; width: number; height: number }) {
-  if (height <= 0) return null;
-  if (!m) return <Pane lines={[]} width={width} height={height} />;
-  const dir = `${m.op} ${m.via} · ${m.from === 'portal' ? 'portal → practice system' : 'practice system → portal'}`;
-  const state = m.via === 'received' ? (m.read ? `read (marked ${m.readAt})` : 'unread') : m.read ? `read by the other party (${m.readAt})` : '';
-  const lines = [
-    clean(`${dir} · ${m.sent ? `sent ${longTime(m.sent)} · ` : ''}recorded ${longTime(m.at)}${state ? ` · ${state}` : ''}`),
-    clean(`From ${m.senderDisplay ? `${m.senderDisplay} (${m.sender})` : m.sender} to ${m.recipientDisplay ? `${m.recipientDisplay} (${m.recipient})` : m.recipient} · subject ${m.subject}${m.topic ? ` · topic ${m.topic}` : ''}`),
-    ...(m.attachment ? [clean(`Attachment: ${m.attachment.title} (${m.attachment.contentType})`)] : []),
+/** The detail lines of a message (cleaned), its text wrapped to the width. */
+function detailLines(m: ThreadMessage, width: number): string[] {
+  const dir = `${m.op} ${m.via} · ${m.from === 'portal' ? 'portal → practice' : 'practice → portal'}`;
+  const state = m.via === 'received' ? (m.read ? `read (marked ${m.readAt})` : 'unread') : m.read ? `read by them (${m.readAt})` : '';
+  const when = m.sent ? `sent ${midTime(m.sent)}` : `recorded ${midTime(m.at)}`;
+  const extra = [m.topic ? `topic ${m.topic}` : '', m.attachment ? `attachment ${m.attachment.title} (${m.attachment.contentType})` : ''].filter(Boolean).join(' · ');
+  return [
+    clean([dir, state, when].filter(Boolean).join(' · ')),
+    clean(`From ${m.senderDisplay ? `${m.senderDisplay} (${m.sender})` : m.sender} to ${m.recipientDisplay ? `${m.recipientDisplay} (${m.recipient})` : m.recipient} · subject ${m.subject}`),
+    ...(extra ? [clean(extra)] : []),
     ...wrap(sanitize(m.text, true), Math.max(10, width - 2)).map((l) => `  ${l}`),
   ];
+}
+
+function MessageDetail({ lines, width, height }: { lines: readonly string[]; width: number; height: number }) {
+  if (height <= 0) return null;
   const room = height - 1;
   const shown = lines.slice(0, room);
   if (lines.length > room && room > 0) shown[room - 1] = `${fit(shown[room - 1]!, width - 2)} …`;

@@ -45,7 +45,7 @@ interface Layout {
   values: (row: MedicationRow) => string[];
 }
 
-/** Columns that fit the width: the period and status only on wide terminals. */
+/** Columns that fit the width: the period only on wide terminals. */
 export function medLayout(width: number): Layout {
   const med = (row: MedicationRow) => clean(row.medicationRequest.medicationReference.display ?? row.medicationRequest.medicationReference.reference);
   const patient = (row: MedicationRow) => clean(row.medicationRequest.subject.reference.replace(/^Patient\//, ''));
@@ -56,9 +56,9 @@ export function medLayout(width: number): Layout {
       values: (r) => [clean(r.medicationRequest.id), clean(r.medicationRequest.status), med(r), patient(r), pharmacyName(r), quantityText(r.medicationRequest), periodText(r.medicationRequest)],
     };
   return {
-    header: ['ID', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY'],
-    widths: [6, 24, 7, 20, 0],
-    values: (r) => [clean(r.medicationRequest.id), med(r), patient(r), pharmacyName(r), quantityText(r.medicationRequest)],
+    header: ['ID', 'STATUS', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY'],
+    widths: [6, 6, 23, 7, 17, 0],
+    values: (r) => [clean(r.medicationRequest.id), clean(r.medicationRequest.status), med(r), patient(r), pharmacyName(r), quantityText(r.medicationRequest)],
   };
 }
 

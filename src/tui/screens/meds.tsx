@@ -84,7 +84,7 @@ export function MedsScreen({ width, height }: ScreenProps) {
   const [pending, setPending] = useState<ReorderInput | undefined>();
   const [order, setOrder] = useState<Order | undefined>();
 
-  /** M1; `quiet` keeps the status line as it is (after an order, its confirmation stays). */
+  /** M1; `quiet`: no count in the status line (the first load, and the reload after an order whose confirmation stays). */
   const load = useCallback(async (quiet = false) => {
     const r = await desk.run(
       'Loading medication requests (M1)',
@@ -98,7 +98,8 @@ export function MedsScreen({ width, height }: ScreenProps) {
   }, [desk, client]);
 
   useEffect(() => {
-    void load();
+    // Quiet: a load finishing in the background must not write over what the operator did meanwhile.
+    void load(true);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -188,13 +189,13 @@ export function MedsScreen({ width, height }: ScreenProps) {
     // Reload first: a request's start clears the status line, and the order's confirmation must stay.
     const reloaded = await load(true);
     desk.ok(
-      `Ordered ${created ? clean(created.id) : 'it'} (HTTP ${r.value.status}, ${clean(created?.status ?? o.body.status)}): ${refText(o.body.medicationReference)}, ${quantityText(o.body as MedicationRequest)} at ${clean(o.org?.name ?? o.body.performer.reference)}.${reloaded ? '' : ' The list could not be reloaded (r to try again).'}`,
+      `Ordered ${created ? clean(created.id) : 'it'} (${clean(created?.status ?? o.body.status)}): ${clean(o.body.medicationReference.display ?? o.body.medicationReference.reference)}, ${quantityText(o.body as MedicationRequest)} at ${clean(o.org?.name ?? o.body.performer.reference)}.${reloaded ? '' : ' The list could not be reloaded (r to try again).'}`,
     );
   };
 
   useKeys(
     [
-      { keys: ['o'], label: 'reorder', help: 'reorder the selected request (M2 read, then a form, a confirmation and M3)', run: () => void reorderSelected() },
+      { keys: ['o'], label: 'reorder', help: 'reorder the selected request: M2, form, confirmation, M3', run: () => void reorderSelected() },
       { keys: ['r'], label: 'reload', help: 'reload the list (M1)', run: () => void load() },
     ],
     { active: step === 'list' },
@@ -261,7 +262,7 @@ export function MedsScreen({ width, height }: ScreenProps) {
               name: 'pharmacy',
               label: 'Pharmacy',
               placeholder: 'Organization id, or system|value',
-              note: clean(`id, or system|value to search (M4)${example?.system ? `, e.g. ${example.system}|${example.value}` : ''}`),
+              note: clean(`an id, or system|value to search (M4)${example?.system ? `: ${example.system}|${example.value}` : ''}`),
             },
             { name: 'quantity', label: 'Quantity', placeholder: 'a positive number', note: clean(`unit kept: ${r.dispenseRequest?.initialFill?.quantity?.unit ?? '(none)'}`) },
             { name: 'start', label: 'Start', placeholder: 'today', note: 'YYYY-MM-DD, today, tomorrow or +Nd' },
@@ -300,12 +301,14 @@ export function MedsScreen({ width, height }: ScreenProps) {
     case 'confirm':
       body = order ? (
         <Confirm
-          question={clean(
-            `Order? POST MedicationRequest (M3) to ${profile.name}: reorder of ${target?.r.id} at ${order.org?.name ? `${order.org.name} (${order.org.id})` : order.body.performer.reference}${order.org && identifierText(order.org) ? ` [${identifierText(order.org)}]` : ''}:`,
-          )}
+          question={clean(`Order? POST MedicationRequest (M3), a reorder of ${target?.r.id}:`)}
           lines={[
-            clean(`${refText(order.body.medicationReference)} for ${refText(order.body.subject)}`),
-            clean(`quantity ${quantityText(order.body as MedicationRequest)} · period ${periodText(order.body as MedicationRequest)}${order.body.note ? ` · note ${order.body.note.join(' | ')}` : ''}`),
+            clean(`${order.body.medicationReference.display ?? order.body.medicationReference.reference} for ${refText(order.body.subject)}`),
+            clean(
+              `at ${order.org?.name ? `${order.org.name} (${order.org.id})` : order.body.performer.reference}${order.org && identifierText(order.org) ? ` · ${identifierText(order.org)}` : ''}`,
+            ),
+            clean(`quantity ${quantityText(order.body as MedicationRequest)} · period ${periodText(order.body as MedicationRequest)}`),
+            ...(order.body.note ? [clean(`note ${order.body.note.join(' | ')}`)] : []),
             '',
             ...jsonLines(order.body),
           ]}

@@ -37,11 +37,11 @@ const FIELDS = [
   { name: 'text', label: 'Text', placeholder: 'the message' },
 ] as const;
 const FORM_LINES = 2 + FIELDS.length + 1;
-const WIDTHS = [8, 28, 20, 0] as const;
+/** TIME, HTTP, EMAIL, TOPIC, TEXT: the text gets what is left. */
+const widths = (width: number) => (width < 100 ? [8, 4, 24, 16, 0] : [8, 4, 30, 24, 0]);
 
 const time = (d: Date) => d.toTimeString().slice(0, 8);
-const row = (s: SentNotification, width: number) =>
-  columns([time(s.at), clean(s.email), clean(s.topic), `${s.status}${s.id ? ` ${clean(s.id)}` : ''} · ${clean(s.text)}`], WIDTHS, width);
+const row = (s: SentNotification, width: number) => columns([time(s.at), String(s.status), clean(s.email), clean(s.topic), clean(s.text)], widths(width), width);
 
 /** The notification body of the form, or a sentence naming the field that is wrong. */
 function buildFromForm(profile: Parameters<typeof buildNotification>[0], v: FormValues): Notification {
@@ -67,6 +67,8 @@ export function NotifyScreen({ width, height }: ScreenProps) {
   const [body, setBody] = useState<Notification | undefined>();
   const [sent, setSent] = useState<SentNotification[]>([]);
   const [shown, setShown] = useState<SentNotification | undefined>();
+  /** Remounts the form (focus back on Email) after a send and for a new empty form. */
+  const [formKey, setFormKey] = useState(0);
 
   const review = (v: FormValues) => {
     try {
@@ -99,6 +101,7 @@ export function NotifyScreen({ width, height }: ScreenProps) {
     setSent((all) => [entry, ...all]);
     desk.ok(`Sent the notification to ${clean(email)} (HTTP ${r.value.status}${id ? `, id ${clean(id)}` : ''}).`);
     setValues((v) => ({ ...v, text: '' }));
+    setFormKey((k) => k + 1);
     setBody(undefined);
     setStep('list');
   };
@@ -111,6 +114,7 @@ export function NotifyScreen({ width, height }: ScreenProps) {
         help: 'write a new notification from an empty form',
         run: () => {
           setValues({ email: '', topic: '', text: '' });
+          setFormKey((k) => k + 1);
           setStep('edit');
         },
       },
@@ -122,7 +126,7 @@ export function NotifyScreen({ width, height }: ScreenProps) {
   if (step === 'confirm' && body)
     return (
       <Confirm
-        question={`Send? POST Communication (C5) to ${clean(profile.name)}'s portal (${clean(profile.portal.baseUrl)}) with this body:`}
+        question={`Send? POST ${clean(profile.portal.baseUrl.replace(/\/+$/, ''))}/Communication (C5):`}
         lines={[
           clean(`To ${notificationEmail(body)} · topic ${body.topic.text}`),
           ...body.payload.map((p) => clean(`Text: ${p.contentString}`)),
@@ -158,6 +162,7 @@ export function NotifyScreen({ width, height }: ScreenProps) {
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Form
+        key={formKey}
         title={editing ? `New notification (C5) to ${clean(profile.name)}'s portal` : `New notification (C5) — n to write`}
         fields={FIELDS}
         values={values}
@@ -177,7 +182,7 @@ export function NotifyScreen({ width, height }: ScreenProps) {
         width={width}
         height={listH}
         title={`Sent this session (${sent.length})`}
-        header={`  ${columns(['TIME', 'EMAIL', 'TOPIC', 'STATUS · TEXT'], WIDTHS, width - 2)}`}
+        header={`  ${columns(['TIME', 'HTTP', 'EMAIL', 'TOPIC', 'TEXT'], widths(width - 2), width - 2)}`}
         render={row}
         itemKey={(s) => String(s.n)}
         onOpen={(s) => {
