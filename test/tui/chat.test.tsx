@@ -97,7 +97,8 @@ describe('Chat screen', () => {
     expect(f).toContain('From Dr. Anna Berg (PractitionerRole/1001) to Emma Jansen (Patient/pat-1)');
     const other = buildChatMessage(Profile.parse(sandboxProfile(chat.receiver.url)), {
       thread: 'enc-300',
-      text: 'Your new prescription is ready.',
+      // Server text is untrusted: the title change (OSC) and the screen clear must not reach the terminal.
+      text: 'Your new \u001b]0;pwned\u0007prescription\u001b[2J is ready.',
       sender: 'PractitionerRole/1002',
       recipient: 'Patient/pat-2',
       subject: 'Patient/pat-2',
@@ -106,6 +107,9 @@ describe('Chat screen', () => {
     await d.press(KEY.esc);
     f = await d.waitFor(/enc-300\s+open\s+1\s+1\s/);
     expect(f).toContain('Chat threads — 2 unread');
+    expect(f).toContain('Your new prescription is');
+    expect(f).not.toContain('pwned');
+    expect(f).not.toContain('\u001b[2J');
   });
 
   it('without a config folder it says there is no store', async () => {

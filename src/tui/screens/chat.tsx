@@ -22,7 +22,7 @@ import { useDesk } from '../desk.js';
 import { clean, fit, jsonLines } from '../format.js';
 import { useKeys } from '../keys.js';
 import { MESSAGE_HEADER, messageWidths, THREAD_HEADER, THREAD_WIDTHS, headerLine, messageRow, midTime, shortTime, threadRow, wrap } from './chat-format.js';
-import { type ReplyPlan, buildReply, partyLabel, refLabel, replyPlan } from './chat-reply.js';
+import { buildReply, partyLabel, refLabel, replyPlan } from './chat-reply.js';
 import { useThreadStore } from './chat-store.js';
 import type { ScreenProps } from './types.js';
 
@@ -397,4 +397,3 @@ function MessageDetail({ lines, width, height }: { lines: readonly string[]; wid
   );
 }
 
-export type { ReplyPlan };
