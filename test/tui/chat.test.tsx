@@ -36,7 +36,7 @@ afterEach(async () => {
   plain = undefined;
 });
 
-async function openChat(size?: { columns: number; rows: number }): Promise<Chat> {
+async function openChat(size?: { columns: number; rows: number }, latencyMs = 0): Promise<Chat> {
   const dir = mkdtempSync(join(tmpdir(), 'pdesk-tui-chat-'));
   const store = openThreadStore(dir, 'sandbox');
   const receiver = await startReceiver({ port: 0, store, log: () => undefined });
@@ -44,7 +44,7 @@ async function openChat(size?: { columns: number; rows: number }): Promise<Chat>
     screen: 'chat',
     size,
     // The sandbox pushes its automatic C3 replies to the receiver, as with `tui --sandbox --listen`.
-    sandbox: { pushTo: `${receiver.url}/portal`, replyDelayMs: 100, demoPushDelayMs: 600_000 },
+    sandbox: { pushTo: `${receiver.url}/portal`, replyDelayMs: 100, demoPushDelayMs: 600_000, latencyMs },
     root: { configDir: dir, receiver: { url: receiver.url } },
   });
   const pusher = new PdeskClient(Profile.parse(sandboxProfile(receiver.url, { name: 'pusher' })));
@@ -205,7 +205,7 @@ describe('Chat screen', () => {
   });
 
   it('answers a C1 as the practice system with C3; a refusal (409) stays in the status line with the form intact', async () => {
-    chat = await openChat();
+    chat = await openChat(undefined, 200); // a slow server: Enter pressed again meanwhile sends nothing more
     const d = chat.desk;
     // A portal message in enc-200, which the sandbox has closed (the store does not know).
     const c1 = buildChatMessage(Profile.parse(sandboxProfile(chat.receiver.url)), {
@@ -225,7 +225,7 @@ describe('Chat screen', () => {
     expect(f).toContain('To Patient/pat-1 from PractitionerRole/1002');
     expect(f).toContain('subject Patient/pat-1 · answering C1');
     await d.type('Yes, it is ready.');
-    await d.press(KEY.enter, KEY.enter);
+    await d.press(KEY.enter, KEY.enter, KEY.enter);
     f = await d.waitFor('HTTP 409 Conflict');
     expect(f).toContain('Chat enc-200 is closed');
     expect(f).toContain('Answer as the practice system (C3) in enc-200'); // the form is still open…

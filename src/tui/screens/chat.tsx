@@ -8,7 +8,7 @@
  * desk.run (progress, Esc abandons, errors in the status line with the form kept).
  */
 import { Box, Text } from 'ink';
-import React, { useMemo, useState } from 'react';
+import React, { useMemo, useRef, useState } from 'react';
 import { buildChatMessage, buildEncounterClose, buildReadMarker, closeChat, markRead, replyMessage, sendMessage } from '../../core/api/chat.js';
 import { UsageError } from '../../core/errors.js';
 import type { ChatCommunication, EncounterClose } from '../../core/schemas/chat.js';
@@ -84,15 +84,23 @@ export function ChatScreen({ width, height }: ScreenProps) {
     }
   };
 
+  /** A message on its way (sent and being recorded): Enter pressed twice must not send it twice. */
+  const sending = useRef(false);
   const send = async (op: ChatOp, body: ChatCommunication): Promise<boolean> => {
-    const thread = String(body.encounter.identifier[0]!.value);
-    const r = await desk.run(op === 'C1' ? `Sending to the practice system (C1) in ${thread}` : `Sending to the portal (C3) in ${thread}`, (signal) =>
-      op === 'C1' ? sendMessage(client, body, { signal }) : replyMessage(client, body, { signal }),
-    );
-    if (!r.ok) return false;
-    const what = `Sent ${op} in ${clean(thread)} (HTTP ${r.value.status})`;
-    if (await record(messageRecord(op, 'sent', body), `${what}, id ${clean(body.id)}`)) desk.ok(`${what}, recorded: ${clean(body.id)}.`);
-    return true;
+    if (sending.current) return false;
+    sending.current = true;
+    try {
+      const thread = String(body.encounter.identifier[0]!.value);
+      const r = await desk.run(op === 'C1' ? `Sending to the practice system (C1) in ${clean(thread)}` : `Sending to the portal (C3) in ${clean(thread)}`, (signal) =>
+        op === 'C1' ? sendMessage(client, body, { signal }) : replyMessage(client, body, { signal }),
+      );
+      if (!r.ok) return false;
+      const what = `Sent ${op} in ${clean(thread)} (HTTP ${r.value.status})`;
+      if (await record(messageRecord(op, 'sent', body), `${what}, id ${clean(body.id)}`)) desk.ok(`${what}, recorded: ${clean(body.id)}.`);
+      return true;
+    } finally {
+      sending.current = false;
+    }
   };
 
   const openCompose = () => {
