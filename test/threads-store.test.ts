@@ -104,6 +104,17 @@ describe('thread store', () => {
     await store.close();
   });
 
+  it('orders a thread by time: a reply pushed back before the question was recorded comes after it', async () => {
+    const store = openThreadStore(dir, 'p');
+    await store.append([messageRecord('C3', 'received', chat('reply', 'enc-1', 'answer'), '2026-03-01T10:00:00.200Z')]);
+    await store.append([messageRecord('C1', 'sent', chat('question', 'enc-1', 'question'), '2026-03-01T10:00:00.100Z')]);
+    await store.append([messageRecord('C1', 'sent', chat('again', 'enc-1', 'thanks'), '2026-03-01T10:00:01.000Z')]);
+    const view = await store.load();
+    expect(view.messages('enc-1')!.map((m) => m.id)).toEqual(['question', 'reply', 'again']);
+    expect(view.summary('enc-1')).toMatchObject({ lastText: 'thanks', lastFrom: 'portal', lastAt: '2026-03-01T10:00:01.000Z' });
+    await store.close();
+  });
+
   it('skips a torn last line with a warning, and a writer ends it so later reads are quiet', async () => {
     const store = openThreadStore(dir, 'p');
     await store.append([messageRecord('C1', 'sent', chat('m1', 'enc-1', 'whole'))]);

@@ -103,6 +103,7 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
   body = parseBody(ChatCommunication, body); // a bad --body stops here: nothing sent, nothing created
   const client = await ctx.client();
   const store = await writableStore(ctx);
+  const sentAt = new Date().toISOString(); // a reply may be pushed back before this command records its message
   let res;
   try {
     res = op === 'C1' ? await api.sendMessage(client, body) : await api.replyMessage(client, body);
@@ -112,7 +113,7 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
   }
   const { messageRecord, threadOfMessage } = await import('../../core/threads/index.js');
   const thread = threadOfMessage(res.message);
-  await record(store, res.status, messageRecord(op, 'sent', res.message), `message ${res.message.id}`);
+  await record(store, res.status, messageRecord(op, 'sent', res.message, sentAt), `message ${res.message.id}`);
   const { statusLine } = await import('../../core/errors.js');
   ctx.emitWrite(
     res.status,

@@ -6,7 +6,8 @@
  *   kind   'message' | 'read' | 'close' | 'notification' | 'repair'
  *   op     'C1' | 'C3' (message), 'C2' (read), 'C4' (close), 'C5' (notification)
  *   via    'sent' (pdesk sent it and the server acknowledged it) | 'received' (a push `pdesk listen` accepted)
- *   at     when pdesk recorded it, ISO 8601 UTC with milliseconds
+ *   at     ISO 8601 UTC with milliseconds: when pdesk sent it (taken just before the request; the record is
+ *          written after the acknowledgement) or received it. Messages of a thread are shown in this order.
  *
  * and per kind:
  *

@@ -14,7 +14,7 @@ export interface ThreadMessage {
   /** The party that sent it (portal for C1, practice for C3) and the one it went to. */
   from: Party;
   to: Party;
-  /** When pdesk recorded it (ISO 8601 UTC). */
+  /** When pdesk sent it (taken before the request) or received it (ISO 8601 UTC); messages are in this order. */
   at: string;
   /** The Communication's own `sent`, when it has one. */
   sent?: string;
@@ -82,7 +82,13 @@ export class ThreadView {
           return;
         }
         this.byId.set(r.id, r);
-        this.thread(r.thread).messages.push(r);
+        // In order of `at` (records mostly arrive in that order; a reply pushed before the command that sent
+        // the question recorded it is put after the question).
+        const list = this.thread(r.thread).messages;
+        let i = list.length;
+        while (i > 0 && list[i - 1]!.at > r.at) i--;
+        if (i === list.length) list.push(r);
+        else list.splice(i, 0, r);
         return;
       }
       case 'read':
@@ -162,7 +168,7 @@ export class ThreadView {
     });
   }
 
-  /** The messages of a thread in store order, or undefined for a thread the store does not know. */
+  /** The messages of a thread in time order (`at`), or undefined for a thread the store does not know. */
   messages(thread: string): ThreadMessage[] | undefined {
     const t = this.threadMap.get(thread);
     if (!t) return undefined;
