@@ -8,21 +8,7 @@ import type { MedicationRequest, MedicationRow } from '../../core/schemas/medica
 import { action, type Context } from '../context.js';
 import { collect } from '../options.js';
 import { renderRecord } from '../output.js';
-
-/** `60 tablet` from `dispenseRequest.initialFill.quantity`. */
-export function quantityText(r: MedicationRequest): string | undefined {
-  const q = r.dispenseRequest?.initialFill?.quantity;
-  if (!q) return undefined;
-  const unit = q.unit ?? q.code;
-  return unit ? `${q.value} ${unit}` : String(q.value);
-}
-
-/** `2026-03-01..2026-03-31` from the first extension carrying a `valuePeriod`. */
-export function periodText(r: MedicationRequest): string | undefined {
-  const p = r.extension?.find((e) => e.valuePeriod)?.valuePeriod;
-  if (!p || (!p.start && !p.end)) return undefined;
-  return `${p.start ?? ''}..${p.end ?? ''}`;
-}
+import { periodText, quantityText } from '../../core/labels.js';
 
 /** One MedicationRequest in table mode: the fields an operator reads, in a fixed order. */
 function detail(r: MedicationRequest, width: number): string {

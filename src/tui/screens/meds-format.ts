@@ -1,21 +1,13 @@
 /** Text of the Meds screen: list columns by width, a request's detail lines, a pharmacy line. Server text is cleaned. */
 import type { MedicationRequest, MedicationRow, Organization } from '../../core/schemas/medication.js';
+import { periodText as periodLabel, quantityText as quantityLabel } from '../../core/labels.js';
 import { clean, columns } from '../format.js';
 
-/** `60 tablet` from `dispenseRequest.initialFill.quantity`. */
-export function quantityText(r: MedicationRequest): string {
-  const q = r.dispenseRequest?.initialFill?.quantity;
-  if (!q) return '';
-  const unit = q.unit ?? q.code;
-  return clean(unit ? `${q.value} ${unit}` : String(q.value));
-}
+/** `60 tablet`, cleaned for the screen ('' when absent). */
+export const quantityText = (r: MedicationRequest): string => clean(quantityLabel(r) ?? '');
 
-/** `2026-03-01..2026-03-31` from the first extension carrying a `valuePeriod`. */
-export function periodText(r: MedicationRequest): string {
-  const p = r.extension?.find((e) => e.valuePeriod)?.valuePeriod;
-  if (!p || (!p.start && !p.end)) return '';
-  return clean(`${p.start ?? ''}..${p.end ?? ''}`);
-}
+/** `2026-03-01..2026-03-31`, cleaned for the screen ('' when absent). */
+export const periodText = (r: MedicationRequest): string => clean(periodLabel(r) ?? '');
 
 export const idOf = (reference: string | undefined, type: string) =>
   reference?.startsWith(`${type}/`) ? reference.slice(type.length + 1) : undefined;
