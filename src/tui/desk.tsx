@@ -110,7 +110,13 @@ export function DeskProvider(p: DeskProviderProps) {
   // Close the client's pools when it is replaced or the TUI ends.
   useEffect(() => () => void client.close().catch(() => undefined), [client]);
 
-  const setMsg = useCallback((kind: StatusKind, text: string) => setStatus((s) => ({ ...s, status: { kind, text: sanitize(text) } })), []);
+  // Every status message bumps `statusSeq`; a finished run shows its success text only if no newer message
+  // was set meanwhile (a slow background load must not overwrite what the operator just did).
+  const statusSeq = useRef(0);
+  const setMsg = useCallback((kind: StatusKind, text: string) => {
+    statusSeq.current++;
+    setStatus((s) => ({ ...s, status: { kind, text: sanitize(text) } }));
+  }, []);
 
   const refreshBusy = useCallback(() => {
     const list = [...controllers.current];
@@ -123,11 +129,18 @@ export function DeskProvider(p: DeskProviderProps) {
       const entry = { ctrl: new AbortController(), label };
       controllers.current.add(entry);
       const started = Date.now();
+      const seq = ++statusSeq.current;
       setStatus((s) => ({ ...s, status: undefined, busy: { label, started } }));
       try {
         const value = await fn(entry.ctrl.signal);
         if (!mounted.current) return { ok: true, value };
-        setStatus((s) => ({ ...s, connection: 'online', lastMs: Date.now() - started, status: o.okText ? { kind: 'ok', text: sanitize(o.okText(value)) } : s.status }));
+        const latest = statusSeq.current === seq;
+        setStatus((s) => ({
+          ...s,
+          connection: 'online',
+          lastMs: Date.now() - started,
+          status: o.okText && latest ? { kind: 'ok', text: sanitize(o.okText(value)) } : s.status,
+        }));
         return { ok: true, value };
       } catch (error) {
         const aborted = entry.ctrl.signal.aborted || isAbort(error);
