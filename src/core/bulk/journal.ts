@@ -299,6 +299,18 @@ function alive(pid: number): boolean {
   }
 }
 
+let isoMs = 0;
+let isoText = '';
+/** `new Date().toISOString()`, computed once per millisecond. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoMs) {
+    isoMs = now;
+    isoText = new Date(now).toISOString();
+  }
+  return isoText;
+}
+
 interface Waiter {
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -353,22 +365,21 @@ export class JournalWriter {
     return w;
   }
 
-  /** The line of a record. */
+  /** The line of a record (built by hand: row and status are integers, hash hex, state a fixed word). */
   static line(r: RowRecord): string {
-    const rec: Record<string, unknown> = { row: r.row, hash: r.hash, state: r.state };
-    if (r.status !== undefined) rec.status = r.status;
-    if (r.reason !== undefined) rec.reason = r.reason;
-    rec.at = new Date().toISOString();
-    return JSON.stringify(rec);
+    let s = `{"row":${r.row},"hash":"${r.hash}","state":"${r.state}"`;
+    if (r.status !== undefined) s += `,"status":${r.status}`;
+    if (r.reason !== undefined) s += `,"reason":${JSON.stringify(r.reason)}`;
+    return `${s},"at":"${isoNow()}"}`;
   }
 
   /**
    * Write a record now (with any buffered ones) without waiting for an fsync; the next group commit covers
    * it. A killed process keeps it; only a machine crash can lose it.
    */
-  note(r: RowRecord): void {
+  note(...records: RowRecord[]): void {
     if (this.failure) throw this.failure;
-    this.buffered.push(`${JournalWriter.line(r)}\n`);
+    for (const r of records) this.buffered.push(`${JournalWriter.line(r)}\n`);
     this.writeBuffered();
     if (this.failure) throw this.failure;
   }
