@@ -90,3 +90,16 @@ describe('renderJson', () => {
     expect(renderJson({ ok: true }, 'ndjson')).toBe('{"ok":true}');
   });
 });
+
+describe('renderJson on a terminal', () => {
+  it('escapes DEL and C1 controls (a raw U+009B is a CSI) and stays the same JSON value', async () => {
+    const { renderJson } = await import('../src/cli/output.js');
+    const value = [{ text: 'a\u009b31mred\u007f\u0085' }];
+    for (const format of ['json', 'ndjson'] as const) {
+      const text = renderJson(value, format);
+      expect(text).not.toMatch(/[\u007f-\u009f]/);
+      expect(text).toContain('\\u009b');
+      expect(format === 'json' ? JSON.parse(text) : JSON.parse(text.split('\n')[0]!)).toEqual(format === 'json' ? value : value[0]);
+    }
+  });
+});

@@ -64,8 +64,17 @@ export function renderRecord(record: Record<string, unknown>, width = 100): stri
     .join('\n');
 }
 
+/**
+ * JSON text safe for a terminal: JSON.stringify escapes C0 controls but leaves DEL and C1 (e.g. U+009B, a CSI)
+ * as they are; those are escaped too. The text stays valid JSON with the same value.
+ */
+export function safeJson(value: unknown, pretty = false): string {
+  // eslint-disable-next-line no-control-regex
+  return JSON.stringify(value, null, pretty ? 2 : undefined).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function renderJson(data: unknown, format: 'json' | 'ndjson'): string {
-  if (format === 'json') return JSON.stringify(data, null, 2);
-  if (Array.isArray(data)) return data.map((d) => JSON.stringify(d)).join('\n');
-  return JSON.stringify(data);
+  if (format === 'json') return safeJson(data, true);
+  if (Array.isArray(data)) return data.map((d) => safeJson(d)).join('\n');
+  return safeJson(data);
 }

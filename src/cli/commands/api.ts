@@ -5,14 +5,9 @@
  */
 import { Command } from 'commander';
 import { action } from '../context.js';
+import { safeJson } from '../output.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-
-/** JSON text safe for a terminal: JSON.stringify escapes C0 controls; DEL and C1 (e.g. U+009B, a CSI) too. */
-function terminalSafeJson(value: unknown, pretty: boolean): string {
-  // eslint-disable-next-line no-control-regex
-  return JSON.stringify(value, null, pretty ? 2 : undefined).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 export function apiCommand(): Command {
   return new Command('api')
@@ -59,7 +54,7 @@ export function apiCommand(): Command {
         const client = await ctx.client();
         const res = await client.raw(method, party, target, body);
         const value = res.body === undefined ? { ok: true, status: res.status } : res.body;
-        ctx.out(terminalSafeJson(value, ctx.format !== 'ndjson'));
+        ctx.out(safeJson(value, ctx.format !== 'ndjson'));
       }),
     );
 }
