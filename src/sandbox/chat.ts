@@ -5,7 +5,7 @@
  * portal side C3 receive a message · C4 close a chat. `POST /portal/Communication` is shared with C5 and is
  * told apart by its category code.
  */
-import { ChatCommunication, EncounterClose, ReadMarker } from '../core/schemas/chat.js';
+import { ChatCommunication, EncounterClose, ReadMarker, communicationKind } from '../core/schemas/chat.js';
 import { badRequest, conflict, type Handler, notFound, nowIso, unprocessable, validate, type World } from './http.js';
 import { receiveNotification } from './notifications.js';
 import type { SandboxState } from './state.js';
@@ -92,23 +92,9 @@ export function receiveAtPortal(w: World, body: unknown) {
   return { status: 201, body: m, headers: { location: `Communication/${encodeURIComponent(m.id)}` } };
 }
 
-function categoryCode(body: unknown): string | undefined {
-  const cats = (body as { category?: unknown })?.category;
-  if (!Array.isArray(cats)) return undefined;
-  for (const c of cats) {
-    const codings = (c as { coding?: unknown })?.coding;
-    if (!Array.isArray(codings)) continue;
-    for (const k of codings) {
-      const code = (k as { code?: unknown })?.code;
-      if (code === 'chat' || code === 'notification') return code;
-    }
-  }
-  return undefined;
-}
-
 /** `POST /portal/Communication`: category `chat` → C3, `notification` → C5. */
 export const receivePortalCommunication: Handler = (w, req) => {
-  const kind = categoryCode(req.body);
+  const kind = communicationKind(req.body);
   if (kind === 'notification') return receiveNotification(w, req.body);
   if (kind === 'chat') return receiveAtPortal(w, req.body);
   const hasCategory = Array.isArray((req.body as { category?: unknown })?.category);

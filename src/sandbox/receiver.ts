@@ -15,7 +15,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeOutcome } from '../core/outcome.js';
-import { ChatCommunication, EncounterClose, ReadMarker } from '../core/schemas/chat.js';
+import { ChatCommunication, EncounterClose, ReadMarker, communicationKind } from '../core/schemas/chat.js';
 import { checkBody } from '../core/schemas/common.js';
 import { Notification } from '../core/schemas/notification.js';
 import type { z } from 'zod';
@@ -97,21 +97,6 @@ function validate<S extends z.ZodType>(schema: S, body: unknown, what: string): 
   throw new Refusal(400, 'invalid', `Invalid ${what} at ${r.path}: ${r.message}.`, r.path);
 }
 
-/** `chat` or `notification`: the category code that tells C3 from C5 at `POST /portal/Communication`. */
-function categoryCode(body: unknown): string | undefined {
-  const cats = (body as { category?: unknown })?.category;
-  if (!Array.isArray(cats)) return undefined;
-  for (const c of cats) {
-    const codings = (c as { coding?: unknown })?.coding;
-    if (!Array.isArray(codings)) continue;
-    for (const k of codings) {
-      const code = (k as { code?: unknown })?.code;
-      if (code === 'chat' || code === 'notification') return code;
-    }
-  }
-  return undefined;
-}
-
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 type Op = 'C1' | 'C2' | 'C2?' | 'C3/C5' | 'C4';
@@ -183,7 +168,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       case 'C1':
         return receiveMessage('C1', body);
       case 'C3/C5': {
-        const kind = categoryCode(body);
+        const kind = communicationKind(body);
         if (kind === 'notification') {
           const n = validate(Notification, body, 'notification');
           const record = notificationRecord('received', n);

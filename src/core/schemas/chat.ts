@@ -45,3 +45,22 @@ export const EncounterClose = z.looseObject({
   identifier: z.array(Identifier).min(1),
 });
 export type EncounterClose = z.infer<typeof EncounterClose>;
+
+/**
+ * `chat` or `notification`: the category code that tells a chat message (C3) from a notification (C5) when
+ * both arrive at the portal's `POST /Communication` (interface.md: "The portal uses the category to tell
+ * chat messages from notifications"). Reads the raw body, before validation.
+ */
+export function communicationKind(body: unknown): 'chat' | 'notification' | undefined {
+  const cats = (body as { category?: unknown })?.category;
+  if (!Array.isArray(cats)) return undefined;
+  for (const c of cats) {
+    const codings = (c as { coding?: unknown })?.coding;
+    if (!Array.isArray(codings)) continue;
+    for (const k of codings) {
+      const code = (k as { code?: unknown })?.code;
+      if (code === 'chat' || code === 'notification') return code;
+    }
+  }
+  return undefined;
+}
