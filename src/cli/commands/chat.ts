@@ -30,10 +30,13 @@ async function threadStore(ctx: Context): Promise<ThreadStore> {
   return openThreadStore(configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
 }
 
-/** Open the store for writing before anything is sent, so a store that cannot be written stops the command first. */
-async function writableStore(ctx: Context): Promise<ThreadStore | undefined> {
-  if (ctx.dryRun) return undefined;
+/**
+ * Open the store for writing before anything is sent, so a store that cannot be written stops the command
+ * first. Under --dry-run it is opened but not prepared: nothing is written, the request is printed instead.
+ */
+async function writableStore(ctx: Context): Promise<ThreadStore> {
   const store = await threadStore(ctx);
+  if (ctx.dryRun) return store;
   try {
     await store.prepare();
   } catch (e) {
@@ -43,21 +46,10 @@ async function writableStore(ctx: Context): Promise<ThreadStore | undefined> {
   return store;
 }
 
-/** Record what the server acknowledged (2xx only); a failure here is reported as such (the request did succeed). */
-async function record(store: ThreadStore | undefined, status: number, rec: StoreRecord, what: string): Promise<void> {
-  if (!store) return;
-  if (status < 200 || status > 299) {
-    await store.close();
-    const { PdeskError, ExitCode, statusLine } = await import('../../core/errors.js');
-    throw new PdeskError(`The server answered ${statusLine(status)} to ${what}, not an acknowledgement (2xx); it is not recorded as done.`, ExitCode.contract);
-  }
+/** Run a recorded chat operation (core/threads/recorded.ts), closing the store afterwards. */
+async function withStore<T>(store: ThreadStore, fn: (store: ThreadStore) => Promise<T>): Promise<T> {
   try {
-    await store.append([rec]);
-  } catch (e) {
-    const { PdeskError, ExitCode } = await import('../../core/errors.js');
-    throw new PdeskError(`The server accepted ${what}, but it could not be recorded in the thread store ${store.path}.`, ExitCode.unexpected, [
-      String((e as NodeJS.ErrnoException).code ?? (e as Error).message),
-    ]);
+    return await fn(store);
   } finally {
     await store.close();
   }
@@ -103,17 +95,9 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
   body = parseBody(ChatCommunication, body); // a bad --body stops here: nothing sent, nothing created
   const client = await ctx.client();
   const store = await writableStore(ctx);
-  const sentAt = new Date().toISOString(); // a reply may be pushed back before this command records its message
-  let res;
-  try {
-    res = op === 'C1' ? await api.sendMessage(client, body) : await api.replyMessage(client, body);
-  } catch (e) {
-    await store?.close();
-    throw e;
-  }
-  const { messageRecord, threadOfMessage } = await import('../../core/threads/index.js');
-  const thread = threadOfMessage(res.message);
-  await record(store, res.status, messageRecord(op, 'sent', res.message, sentAt), `message ${res.message.id}`);
+  const { sendRecorded } = await import('../../core/threads/recorded.js');
+  const res = await withStore(store, (st) => sendRecorded(client, st, op, body));
+  const thread = res.thread;
   const { statusLine } = await import('../../core/errors.js');
   ctx.emitWrite(
     res.status,
@@ -171,15 +155,9 @@ export function chatCommand(): Command {
         body = parseBody(ReadMarker, body);
         const client = await ctx.client();
         const store = await writableStore(ctx);
-        let res;
-        try {
-          res = await api.markRead(client, communicationId, body);
-        } catch (e) {
-          await store?.close();
-          throw e;
-        }
-        const { readRecord, readAtOf } = await import('../../core/threads/index.js');
-        await record(store, res.status, readRecord('sent', communicationId, res.marker), `the read marker for ${communicationId}`);
+        const { markReadRecorded } = await import('../../core/threads/recorded.js');
+        const { readAtOf } = await import('../../core/threads/index.js');
+        const res = await withStore(store, (st) => markReadRecorded(client, st, communicationId, body));
         ctx.emitWrite(res.status, res.body, () => `Marked ${communicationId} as read at ${readAtOf(res.marker)}.`);
       }),
     );
@@ -206,15 +184,8 @@ export function chatCommand(): Command {
         body = parseBody(EncounterClose, body);
         const client = await ctx.client();
         const store = await writableStore(ctx);
-        let res;
-        try {
-          res = await api.closeChat(client, encounterId, body);
-        } catch (e) {
-          await store?.close();
-          throw e;
-        }
-        const { closeRecord } = await import('../../core/threads/index.js');
-        await record(store, res.status, closeRecord('sent', encounterId, res.encounter), `the close of ${encounterId}`);
+        const { closeRecorded } = await import('../../core/threads/recorded.js');
+        const res = await withStore(store, (st) => closeRecorded(client, st, encounterId, body));
         ctx.emitWrite(res.status, res.body, () => `Closed chat ${encounterId}.`);
       }),
     );

@@ -9,10 +9,11 @@
  */
 import { Box, Text } from 'ink';
 import React, { useMemo, useRef, useState } from 'react';
-import { buildChatMessage, buildEncounterClose, buildReadMarker, closeChat, markRead, replyMessage, sendMessage } from '../../core/api/chat.js';
+import { buildChatMessage, buildEncounterClose, buildReadMarker } from '../../core/api/chat.js';
 import { UsageError } from '../../core/errors.js';
 import type { ChatCommunication, EncounterClose } from '../../core/schemas/chat.js';
-import { type ChatOp, type StoreRecord, type ThreadMessage, type ThreadSummary, closeRecord, describeRecord, messageRecord, readRecord } from '../../core/threads/index.js';
+import { type ChatOp, type StoreRecord, type ThreadMessage, type ThreadSummary, describeRecord } from '../../core/threads/index.js';
+import { NotRecordedError, closeRecorded, markReadRecorded, sendRecorded } from '../../core/threads/recorded.js';
 import { sanitize } from '../../core/sanitize.js';
 import { Confirm } from '../components/Confirm.js';
 import { Form, type FormValues } from '../components/Form.js';
@@ -69,34 +70,27 @@ export function ChatScreen({ width, height }: ScreenProps) {
   // The selected message as the view has it now (its read state changes under it).
   const current = selMsg ? messages.find((m) => m.id === selMsg.id) ?? selMsg : undefined;
 
-  /** Append to the thread store after the server acknowledged; a failure is said, never thrown. */
-  const record = async (r: StoreRecord, what: string): Promise<boolean> => {
-    if (!store) {
-      desk.error(`${what}, but it is not recorded: ${threads.problem ?? 'the thread store is not open.'}`);
-      return false;
-    }
-    try {
-      await store.append([r]);
-      return true;
-    } catch (e) {
-      desk.error(`${what}, but the thread store could not record it: ${(e as Error).message}`);
-      return false;
-    }
+  /** The store to record in; without one nothing is sent (what the server acknowledged must be recorded). */
+  const recordingStore = () => {
+    if (!store) desk.error(`Nothing was sent: ${threads.problem ?? 'the thread store is not open.'}`);
+    return store;
   };
 
   /** A message on its way (sent and being recorded): Enter pressed twice must not send it twice. */
   const sending = useRef(false);
   const send = async (op: ChatOp, body: ChatCommunication): Promise<boolean> => {
     if (sending.current) return false;
+    const st = recordingStore();
+    if (!st) return false;
     sending.current = true;
     try {
       const thread = String(body.encounter.identifier[0]!.value);
       const r = await desk.run(op === 'C1' ? `Sending to the practice system (C1) in ${clean(thread)}` : `Sending to the portal (C3) in ${clean(thread)}`, (signal) =>
-        op === 'C1' ? sendMessage(client, body, { signal }) : replyMessage(client, body, { signal }),
+        sendRecorded(client, st, op, body, { signal }),
       );
-      if (!r.ok) return false;
-      const what = `Sent ${op} in ${clean(thread)} (HTTP ${r.value.status})`;
-      if (await record(messageRecord(op, 'sent', body), `${what}, id ${clean(body.id)}`)) desk.ok(`${what}, recorded: ${clean(body.id)}.`);
+      // Sent but not recorded: the server has it, so the form must not invite sending it again.
+      if (!r.ok) return r.error instanceof NotRecordedError;
+      desk.ok(`Sent ${op} in ${clean(thread)} (HTTP ${r.value.status}), recorded: ${clean(body.id)}.`);
       return true;
     } finally {
       sending.current = false;
@@ -175,10 +169,10 @@ export function ChatScreen({ width, height }: ScreenProps) {
     } catch (e) {
       return desk.error(e);
     }
-    const r = await desk.run(`Marking ${clean(m.id)} read (C2)`, (signal) => markRead(client, m.id, marker, { signal }));
-    if (!r.ok) return;
-    const what = `Marked ${clean(m.id)} read (HTTP ${r.value.status})`;
-    if (await record(readRecord('sent', m.id, marker, m.thread), what)) desk.ok(`${what}; recorded.`);
+    const st = recordingStore();
+    if (!st) return;
+    const r = await desk.run(`Marking ${clean(m.id)} read (C2)`, (signal) => markReadRecorded(client, st, m.id, marker, m.thread, { signal }));
+    if (r.ok) desk.ok(`Marked ${clean(m.id)} read (HTTP ${r.value.status}); recorded.`);
   };
 
   const askClose = (thread: string | undefined) => {
@@ -196,11 +190,12 @@ export function ChatScreen({ width, height }: ScreenProps) {
     const c = closing;
     if (!c) return;
     setStep(c.back);
-    const r = await desk.run(`Closing chat ${clean(c.thread)} (C4)`, (signal) => closeChat(client, c.thread, c.body, { signal }));
-    if (!r.ok) return;
+    const st = recordingStore();
+    if (!st) return;
+    const r = await desk.run(`Closing chat ${clean(c.thread)} (C4)`, (signal) => closeRecorded(client, st, c.thread, c.body, { signal }));
+    if (!r.ok && !(r.error instanceof NotRecordedError)) return;
     setClosing(undefined);
-    const what = `Closed chat ${clean(c.thread)} (HTTP ${r.value.status})`;
-    if (await record(closeRecord('sent', c.thread, c.body), what)) desk.ok(`${what}; recorded.`);
+    if (r.ok) desk.ok(`Closed chat ${clean(c.thread)} (HTTP ${r.value.status}); recorded.`);
   };
 
   useKeys(

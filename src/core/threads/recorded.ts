@@ -1,0 +1,50 @@
+/**
+ * Chat operations whose acknowledgement is recorded in the thread store, the one path the CLI commands and
+ * the TUI's Chat screen share: send the request (C1, C3, C2, C4); only after a 2xx answer append the record
+ * (fsynced by the store) and only then report the operation done. A message is stamped before it is sent, so a
+ * reply pushed back at once still sorts after it.
+ */
+import { closeChat, markRead, replyMessage, sendMessage } from '../api/chat.js';
+import type { PdeskClient } from '../client.js';
+import { ExitCode, PdeskError, statusLine } from '../errors.js';
+import { type ChatOp, type StoreRecord, closeRecord, messageRecord, readRecord, threadOfMessage } from './records.js';
+import type { ThreadStore } from './store.js';
+
+type Opts = { signal?: AbortSignal };
+
+/** The server accepted the request but the thread store could not record it (the request did succeed). */
+export class NotRecordedError extends PdeskError {}
+
+async function keep(store: ThreadStore, status: number, rec: StoreRecord, what: string): Promise<void> {
+  if (status < 200 || status > 299)
+    throw new PdeskError(`The server answered ${statusLine(status)} to ${what}, not an acknowledgement (2xx); it is not recorded as done.`, ExitCode.contract);
+  try {
+    await store.append([rec]);
+  } catch (e) {
+    throw new NotRecordedError(`The server accepted ${what}, but it could not be recorded in the thread store ${store.path}.`, ExitCode.unexpected, [
+      String((e as NodeJS.ErrnoException).code ?? (e as Error).message),
+    ]);
+  }
+}
+
+/** C1 (portal → practice) or C3 (practice → portal), recorded as sent. */
+export async function sendRecorded(client: PdeskClient, store: ThreadStore, op: ChatOp, body: unknown, o: Opts = {}) {
+  const sentAt = new Date().toISOString();
+  const res = op === 'C1' ? await sendMessage(client, body, o) : await replyMessage(client, body, o);
+  await keep(store, res.status, messageRecord(op, 'sent', res.message, sentAt), `message ${res.message.id}`);
+  return { ...res, thread: threadOfMessage(res.message) };
+}
+
+/** C2, recorded as a read marker for `communicationId` (in `thread` when known). */
+export async function markReadRecorded(client: PdeskClient, store: ThreadStore, communicationId: string, body: unknown, thread?: string, o: Opts = {}) {
+  const res = await markRead(client, communicationId, body, o);
+  await keep(store, res.status, readRecord('sent', communicationId, res.marker, thread), `the read marker for ${communicationId}`);
+  return res;
+}
+
+/** C4, recorded as the close of `encounterId`. */
+export async function closeRecorded(client: PdeskClient, store: ThreadStore, encounterId: string, body: unknown, o: Opts = {}) {
+  const res = await closeChat(client, encounterId, body, o);
+  await keep(store, res.status, closeRecord('sent', encounterId, res.encounter), `the close of ${encounterId}`);
+  return res;
+}
