@@ -3,13 +3,13 @@
  * hints), navigation (1–5, `:` palette, Esc back, `?` help, q quit) and the no-profile welcome. The frame is
  * always `rows − 1` lines: Ink clears the whole terminal on every frame when it is taller (stack.md).
  */
-import { Box, Text, useApp, useInput, useStdin } from 'ink';
+import { Box, type Key, Text, useApp, useInput, useStdin } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
 import { DeskProvider, errorText, useDesk, useDeskStatus } from './desk.js';
 import { fit } from './format.js';
-import { type Binding, KeyRouterProvider, ScopeContext, keyLabel, useKeyRouter, useKeyRouterState, useKeys, useKeysVersion, useRefState } from './keys.js';
+import { type Binding, KeyRouterProvider, ScopeContext, keyLabel, splitKeys, useKeyRouter, useKeyRouterState, useKeys, useKeysVersion, useRefState } from './keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './components/line-editor.js';
 import { SCREENS, type ScreenId, screenFor } from './screens/index.js';
 import { type Size, SizeContext, useTerminalSize } from './terminal.js';
@@ -47,7 +47,25 @@ export function Root(p: RootProps) {
   const quit = useCallback(() => (p.onQuit ? p.onQuit() : app.exit()), [p.onQuit, app]);
   const { router, version } = useKeyRouterState(quit);
   const { isRawModeSupported } = useStdin();
-  useInput((input, key) => router.dispatch(input, key), { isActive: isRawModeSupported === true });
+  // Several keys in one event are dispatched one at a time, each after the previous one's updates (a key may
+  // open the form the next key types into), and in order with whatever arrives meanwhile.
+  const queue = useRef<Array<[string, Key]>>([]);
+  const drain = useCallback(() => {
+    const next = queue.current.shift();
+    if (!next) return;
+    router.dispatch(next[0], next[1]);
+    if (queue.current.length) setImmediate(drain);
+  }, [router]);
+  useInput(
+    (input, key) => {
+      const keys = splitKeys(input, key);
+      if (keys.length === 1 && queue.current.length === 0) return router.dispatch(input, key);
+      const idle = queue.current.length === 0;
+      queue.current.push(...keys);
+      if (idle) drain();
+    },
+    { isActive: isRawModeSupported === true },
+  );
   const [started, setStarted] = useState<StartedSandbox | undefined>();
   const profile = started?.profile ?? p.profile;
   return (

@@ -78,6 +78,53 @@ export function keyNames(input: string, key: Key): string[] {
   return names;
 }
 
+const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
+
+/**
+ * Ink splits a chunk of input at escape sequences but hands a run of plain characters over whole, control
+ * characters included: `pat-1\r`, `\r\r\r` (keys typed faster than they were read, tmux send-keys, a paste
+ * ending in Enter) arrive as one event that no binding matches, and the keys are lost. Split such a run into
+ * the keys Ink would have reported one by one; anything else is returned as the one event it is.
+ */
+export function splitKeys(input: string, key: Key): Array<[string, Key]> {
+  const flagged = Object.entries(key).some(([k, v]) => v === true && k !== 'shift');
+  // eslint-disable-next-line no-control-regex
+  if (flagged || input.length <= 1 || !/[\u0000-\u001f\u007f]/.test(input)) return [[input, key]];
+  const out: Array<[string, Key]> = [];
+  // eslint-disable-next-line no-control-regex
+  for (const t of input.match(/[\u0000-\u001f\u007f]|[^\u0000-\u001f\u007f]+/g) ?? []) {
+    const c = t.charCodeAt(0);
+    if (t === '\r' || t === '\n') out.push(['', { ...NO_KEY, return: true }]);
+    else if (t === '\t') out.push(['', { ...NO_KEY, tab: true }]);
+    else if (t === '\u007f' || t === '\b') out.push(['', { ...NO_KEY, delete: true }]);
+    else if (t === '\u001b') out.push(['', { ...NO_KEY, escape: true, meta: true }]);
+    else if (c >= 1 && c <= 26) out.push([String.fromCharCode(c + 96), { ...NO_KEY, ctrl: true }]);
+    else if (c >= 32) out.push([t, { ...NO_KEY, shift: t.length === 1 && /[A-Z]/.test(t) }]);
+  }
+  return out;
+}
+
 /** True when the event is printable text a text field should insert. */
 export function isText(input: string, key: Key): boolean {
   if (!input || key.ctrl || key.meta || key.return || key.escape || key.tab) return false;
