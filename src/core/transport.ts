@@ -4,6 +4,7 @@
  * and retries for idempotent methods only (429/502/503/504 and connection errors, honouring Retry-After up to
  * 10 s). A POST or PATCH is never re-sent: it may have reached the server.
  */
+import { EventEmitter } from 'node:events';
 import { rootCertificates } from 'node:tls';
 import { Pool } from 'undici';
 import { NetworkError, statusLine } from './errors.js';
@@ -94,6 +95,27 @@ function describeNetwork(code: string | undefined, e: unknown): string {
   }
 }
 
+/**
+ * A request deadline undici takes as its `signal` (an EventEmitter with `aborted`): its listeners cost far
+ * less than an AbortController's EventTarget ones (~15 µs a request, measurable at bulk rates).
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+  reason?: unknown;
+  private controller?: AbortController;
+  abort(): void {
+    this.aborted = true;
+    this.reason = new DOMException('The request timed out.', 'TimeoutError');
+    this.controller?.abort(this.reason);
+    this.emit('abort');
+  }
+  /** As an AbortSignal, to combine with a caller's signal. */
+  signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
+  }
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class Transport {
@@ -141,10 +163,9 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       // A cleared timer rather than AbortSignal.timeout(): those stay in memory until they fire (~1 kB each for
       // requestMs), which grows the heap by tens of MB during a bulk send of thousands of requests a second.
-      const clock = new AbortController();
-      const timer = setTimeout(() => clock.abort(new DOMException('The request timed out.', 'TimeoutError')), this.opts.requestMs);
-      const deadline = clock.signal;
-      const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
+      const deadline = new Deadline();
+      const timer = setTimeout(() => deadline.abort(), this.opts.requestMs);
+      const signal = req.signal ? AbortSignal.any([deadline.signal(), req.signal]) : deadline;
       let status: number;
       let headers: Record<string, string>;
       let text: string;

@@ -45,6 +45,9 @@ export const DEFAULT_CONCURRENCY = 8;
  * line), a machine crash leaves them uncertain.
  */
 export const LOOKAHEAD_FACTOR = 8;
+/** Least time between journal fsyncs during a run (ms); the lookahead covers it (measured: 0 → 2 → 5 ms took
+ * pdesk from ~0.7 to ~0.78 of a plain undici loop's rate, and its CPU per row down by a fifth). */
+export const SYNC_INTERVAL_MS = 5;
 
 export interface BulkInput {
   csv: string;
@@ -370,6 +373,7 @@ export class BulkSend {
     );
 
     await writer.append(JSON.stringify({ run: new Date().toISOString(), boot: bootId(), pid: process.pid }));
+    writer.minSyncIntervalMs = SYNC_INTERVAL_MS;
 
     const fail = (e: PdeskError) => {
       this.fatal ??= e;
