@@ -1,0 +1,234 @@
+// Bulk notifications (issue 3 item 7): in the same run, against a local sandbox (a fresh `pdesk sandbox` per
+// measurement, warmed alike), (a) a plain undici Pool loop posting the same notification bodies at concurrency 8
+// and (b) `pdesk notifications send --csv` of the same rows at concurrency 8, interleaved; rows/s of each and
+// the ratio (target >= 0.70); then the peak RSS (VmHWM) of the pdesk process sending a 100,000-row CSV (target
+// < 150 MB). Prints a final JSON line. Knobs: BENCH_ROWS (default 50000), BENCH_REPS (3), BENCH_MEM_ROWS (100000).
+//
+// The plain loop runs inside this already-started, warmed-up process, so pdesk's rate is taken the same way:
+// per row, without its fixed cost (process start, module loading, first connection), as
+// (N - 1) / (time of an N-row run - time of a 1-row run), both against the same sandbox. The whole-process
+// rate N / time is reported beside it.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { median } from './lib.mjs';
+
+const bin = fileURLToPath(new URL('../bin/pdesk.js', import.meta.url));
+const ROWS = Number(process.env.BENCH_ROWS ?? 50_000);
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const MEM_ROWS = Number(process.env.BENCH_MEM_ROWS ?? 100_000);
+const CONCURRENCY = 8;
+const TOPIC = 'Your appointment';
+const TEXT = 'Hello {name}, your appointment on {date} is confirmed.';
+
+function startSandbox() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const i = out.indexOf('\n');
+      if (i >= 0) resolve({ info: JSON.parse(out.slice(0, i)), child });
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+}
+
+async function stopSandbox(sb) {
+  const exited = new Promise((r) => sb.child.on('exit', r));
+  sb.child.kill('SIGTERM');
+  await exited;
+}
+
+const row = (i) => ({ email: `patient${i}@example.org`, name: `Patient ${i}`, date: `2026-03-${String((i % 28) + 1).padStart(2, '0')}` });
+
+/** The body pdesk sends for row i (decisions.md §9), built the same way by hand. */
+function body(i) {
+  const r = row(i);
+  return JSON.stringify({
+    resourceType: 'Communication',
+    contained: [{ resourceType: 'Patient', id: 'p1', telecom: [{ system: 'email', value: r.email }] }],
+    recipient: [{ reference: '#p1' }],
+    topic: { text: TOPIC },
+    status: 'completed',
+    category: [{ coding: [{ system: 'portal.example.communication-category', code: 'notification' }] }],
+    payload: [{ contentString: TEXT.replace('{name}', r.name).replace('{date}', r.date) }],
+  });
+}
+
+/** (a) The plain loop: `n` POSTs through one undici Pool, `CONCURRENCY` at a time. */
+async function plainLoop(portal, n, offset = 0) {
+  const url = new URL(`${portal}/Communication`);
+  const pool = new Pool(url.origin, { connections: CONCURRENCY, pipelining: 1 });
+  let next = 0;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = offset + next++;
+        const res = await pool.request({
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/fhir+json', accept: 'application/fhir+json' },
+          body: body(i),
+        });
+        await res.body.text();
+        if (res.statusCode !== 201) throw new Error(`plain loop: HTTP ${res.statusCode}`);
+      }
+    }),
+  );
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  await pool.close();
+  return ms;
+}
+
+async function writeCsv(path, n, offset = 0) {
+  const out = createWriteStream(path);
+  out.write('email,name,date\n');
+  for (let i = offset; i < offset + n; i++) {
+    const r = row(i);
+    if (!out.write(`${r.email},${r.name},${r.date}\n`)) await new Promise((res) => out.once('drain', res));
+  }
+  await new Promise((res) => out.end(res));
+}
+
+function vmHwmKb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** (b) `pdesk notifications send --csv`: wall time of the whole process and its peak RSS (VmHWM, polled). */
+function pdeskBulk(configDir, csv, n) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, [bin, 'notifications', 'send', '--csv', csv, '--topic', TOPIC, '--text', TEXT, '--concurrency', String(CONCURRENCY), '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PDESK_CONFIG_DIR: configDir },
+    });
+    let out = '';
+    let err = '';
+    let hwm = 0;
+    const poll = setInterval(() => (hwm = Math.max(hwm, vmHwmKb(child.pid))), 25);
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', () => {
+      clearInterval(poll);
+    });
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      let summary;
+      try {
+        summary = JSON.parse(out);
+      } catch {
+        return reject(new Error(`pdesk exited ${code} without a JSON summary: ${err}`));
+      }
+      if (code !== 0 || summary.sent !== n) return reject(new Error(`pdesk exited ${code}, sent ${summary.sent} of ${n}: ${err}`));
+      resolve({ ms, peakRssMb: hwm / 1024 });
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'pdesk-bench-notif-'));
+const sandboxes = [];
+try {
+  const plain = [];
+  const pdesk = [];
+  const whole = [];
+  const fixed = [];
+  const rss = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    // (a) plain loop against a fresh sandbox, warmed with 500 requests.
+    let sb = await startSandbox();
+    sandboxes.push(sb);
+    await plainLoop(sb.info.portal, 500, 10_000_000);
+    const msA = await plainLoop(sb.info.portal, ROWS);
+    await stopSandbox(sb);
+    sandboxes.pop();
+    plain.push((ROWS / msA) * 1000);
+
+    // (b) pdesk against another fresh sandbox, warmed alike.
+    sb = await startSandbox();
+    sandboxes.push(sb);
+    await plainLoop(sb.info.portal, 500, 10_000_000);
+    const cfg = join(dir, `cfg-${rep}`);
+    const csv = join(dir, `rows-${rep}.csv`);
+    rmSync(cfg, { recursive: true, force: true });
+    mkdirSync(cfg, { recursive: true });
+    writeFileSync(join(cfg, 'profiles.json'), JSON.stringify({ schemaVersion: 1, defaultProfile: 'sandbox', profiles: { sandbox: sb.info.profile } }), { mode: 0o600 });
+    const one = join(dir, `one-${rep}.csv`);
+    await writeCsv(one, 1, 20_000_000);
+    const b1 = await pdeskBulk(cfg, one, 1);
+    await writeCsv(csv, ROWS);
+    const b = await pdeskBulk(cfg, csv, ROWS);
+    await stopSandbox(sb);
+    sandboxes.pop();
+    pdesk.push(((ROWS - 1) / (b.ms - b1.ms)) * 1000);
+    whole.push((ROWS / b.ms) * 1000);
+    fixed.push(b1.ms);
+    rss.push(b.peakRssMb);
+    console.log(
+      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; peak RSS ${b.peakRssMb.toFixed(1)} MB`,
+    );
+  }
+  const plainMedian = median(plain);
+  const pdeskMedian = median(pdesk);
+  const wholeMedian = median(whole);
+  const ratio = pdeskMedian / plainMedian;
+  console.log(
+    `${ROWS} rows, concurrency ${CONCURRENCY}: plain ${plainMedian.toFixed(0)} rows/s, pdesk ${pdeskMedian.toFixed(0)} rows/s (${wholeMedian.toFixed(0)} whole process), ratio ${ratio.toFixed(2)} (>= 0.70: ${ratio >= 0.7 ? 'ok' : 'UNDER'}), whole-process ratio ${(wholeMedian / plainMedian).toFixed(2)}`,
+  );
+
+  // Memory: one pdesk run of MEM_ROWS rows.
+  const sb = await startSandbox();
+  sandboxes.push(sb);
+  const cfg = join(dir, 'cfg-mem');
+  mkdirSync(cfg, { recursive: true });
+  writeFileSync(join(cfg, 'profiles.json'), JSON.stringify({ schemaVersion: 1, defaultProfile: 'sandbox', profiles: { sandbox: sb.info.profile } }), { mode: 0o600 });
+  const csv = join(dir, 'rows-mem.csv');
+  await writeCsv(csv, MEM_ROWS);
+  const m = await pdeskBulk(cfg, csv, MEM_ROWS);
+  await stopSandbox(sb);
+  sandboxes.pop();
+  const memRate = (MEM_ROWS / m.ms) * 1000;
+  console.log(`${MEM_ROWS} rows: peak RSS ${m.peakRssMb.toFixed(1)} MB (< 150 MB: ${m.peakRssMb < 150 ? 'ok' : 'OVER'}), ${memRate.toFixed(0)} rows/s`);
+
+  console.log(
+    JSON.stringify({
+      name: 'bulk-notifications',
+      rows: ROWS,
+      reps: REPS,
+      concurrency: CONCURRENCY,
+      plainRowsPerSec: Math.round(plainMedian),
+      pdeskRowsPerSec: Math.round(pdeskMedian),
+      pdeskWholeProcessRowsPerSec: Math.round(wholeMedian),
+      ratio: +ratio.toFixed(3),
+      ratioWholeProcess: +(wholeMedian / plainMedian).toFixed(3),
+      ratioTarget: 0.7,
+      ratioOk: ratio >= 0.7,
+      perRep: plain.map((p, i) => ({
+        plain: Math.round(p),
+        pdesk: Math.round(pdesk[i]),
+        pdeskWholeProcess: Math.round(whole[i]),
+        oneRowRunMs: Math.round(fixed[i]),
+        ratio: +(pdesk[i] / p).toFixed(3),
+        peakRssMb: +rss[i].toFixed(1),
+      })),
+      memRows: MEM_ROWS,
+      peakRssMb: +m.peakRssMb.toFixed(1),
+      rssTargetMb: 150,
+      rssOk: m.peakRssMb < 150,
+      memRowsPerSec: Math.round(memRate),
+    }),
+  );
+} finally {
+  for (const sb of sandboxes) sb.child.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}
