@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { progressLine } from '../src/cli/commands/notifications.js';
 import { type Env, runCli, tempDir, withSandbox, writeProfiles } from './helpers/cli.js';
 
 let env: Env;
@@ -135,5 +136,13 @@ describe('notifications send --body', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cannot be combined with --email');
     expect(posts()).toHaveLength(0);
+  });
+});
+
+describe('bulk progress line (stderr on a terminal)', () => {
+  it('shows rows done of the total, the rate, failures and an ETA', () => {
+    const c = { total: 3000, seen: 1300, sent: 1000, skipped: 200, failed: 20, failedServer: 20, uncertain: 0, inFlight: 8, startedAt: 0 };
+    expect(progressLine(c, 2000)).toBe('1220/3000 rows · 510/s · 20 failed · ETA 3s');
+    expect(progressLine({ ...c, total: undefined, uncertain: 2 }, 2000)).toBe('1222 rows · 510/s · 20 failed · 2 uncertain');
   });
 });

@@ -13,7 +13,7 @@ import { closeSync, constants, createReadStream, existsSync, fsyncSync, openSync
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../errors.js';
+import { ExitCode, PdeskError, UsageError } from '../errors.js';
 
 export const JOURNAL_KIND = 'pdesk-notifications';
 export const JOURNAL_VERSION = 1;
@@ -409,7 +409,11 @@ export class JournalWriter {
   }
 
   private fail(e: unknown): void {
-    this.failure ??= new UsageError(`Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    this.failure ??= new PdeskError(
+      `Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      ExitCode.unexpected,
+      ['Rows whose outcome was not recorded are reported as uncertain by the next run.'],
+    );
     for (const w of [...this.unsynced, ...this.bufferedWaiters]) w.reject(this.failure);
     this.unsynced = [];
     this.bufferedWaiters = [];
