@@ -233,6 +233,9 @@ describe.concurrent('placeholders and columns', () => {
     const absent = await env.run(send(join(tempDir(), 'nope.csv')));
     expect(absent.code).toBe(2);
     expect(absent.stderr).toMatch(/--csv: cannot read .*nope\.csv \(ENOENT\)/);
+    const dirJournal = await env.run(send(csv, '--journal', tempDir()));
+    expect(dirJournal.code).toBe(2);
+    expect(dirJournal.stderr).toMatch(/--journal: cannot read .* \(EISDIR\)/);
     expect(posts(env)).toHaveLength(0);
   });
 

@@ -178,6 +178,15 @@ function notAJournal(path: string): UsageError {
 
 /** Check the header line, cut a torn last line (with a warning), then read every record into a RowTable. */
 export async function loadJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
+  try {
+    return await readJournal(o);
+  } catch (e) {
+    if (e instanceof PdeskError) throw e;
+    throw new UsageError(`--journal: cannot read ${o.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+}
+
+async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
   const rows = new RowTable();
   if (!existsSync(o.path)) return { rows, skippedLines: 0 };
   const first = firstLine(o.path);
