@@ -103,7 +103,7 @@ describe.concurrent('bulk send with failures, then a rerun', () => {
     expect(s1.failed).toBeGreaterThan(150);
     expect(s1.failed).toBeLessThan(450);
     expect(s1).toMatchObject({ skipped: 0, uncertain: 0, journal: `${csv}.journal.ndjson`, failedCsv: csv.replace(/\.csv$/, '.csv.failed.csv') });
-    expect(first.stderr).toContain(`${s1.failed} rows failed of 3000`);
+    expect(first.stderr).toContain(`pdesk: ${s1.failed} of 3000 rows failed.`);
     expect(env.sandbox.state.notifications).toHaveLength(s1.sent);
     const failed = failedRows(s1.failedCsv);
     expect(failed).toHaveLength(s1.failed);
@@ -301,7 +301,7 @@ describe.concurrent('journal: resuming safely', () => {
     expect(r.code).toBe(5);
     expect(r.json()).toMatchObject({ sent: 1, skipped: 1, failed: 0, uncertain: 1, failedCsv: `${journal}.failed.csv` });
     expect([...received(env).keys()]).toEqual(['c@example.org']);
-    expect(r.stderr).toContain('1 row has an unknown outcome');
+    expect(r.stderr).toContain('pdesk: 1 of 3 rows has an unknown outcome.');
     const listed = failedRows(`${journal}.failed.csv`);
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ pdesk_row: '2', email: 'b@example.org' });

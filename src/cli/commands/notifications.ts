@@ -169,12 +169,13 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   }
   if (summary.exitCode !== 0) {
     const parts = [];
-    if (summary.failed) parts.push(`${summary.failed} row${summary.failed === 1 ? '' : 's'} failed`);
-    if (summary.uncertain) parts.push(`${summary.uncertain} row${summary.uncertain === 1 ? ' has' : 's have'} an unknown outcome`);
+    const of = `of ${summary.total} row${summary.total === 1 ? '' : 's'}`;
+    if (summary.failed) parts.push(`${summary.failed} ${of} failed`);
+    if (summary.uncertain) parts.push(`${summary.uncertain} ${parts.length ? '' : `${of} `}${summary.uncertain === 1 ? 'has' : 'have'} an unknown outcome`);
     const details = [`failed rows and reasons: ${summary.failedCsv ?? '(not written)'}`];
     if (summary.failed) details.push('Run the same command again to retry the failed rows; acknowledged rows are not sent again.');
     if (summary.uncertain) details.push('Rows with an unknown outcome may have reached the portal: check, then rerun with --resend-uncertain to send them anyway.');
-    throw new PdeskError(`${parts.join(' and ')} of ${summary.total}.`, summary.exitCode as 4 | 5, details);
+    throw new PdeskError(`${parts.join(', and ')}.`, summary.exitCode as 4 | 5, details);
   }
 }
 
