@@ -6,11 +6,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bootId, rowHash, shortHash } from '../src/core/bulk/journal.js';
-import { BIN, type CliResult, type Env, tempDir, withSandbox } from './helpers/cli.js';
+import { BIN, type CliResult, type Env, runCli, tempDir, withSandbox, writeProfiles } from './helpers/cli.js';
 
 const envs: Env[] = [];
 async function sandbox(o: Parameters<typeof withSandbox>[0] = {}): Promise<Env> {
@@ -373,6 +374,29 @@ describe.concurrent('journal: resuming safely', () => {
 });
 
 describe.concurrent('interruptions', () => {
+  it('a portal that refuses connections stops the run early (exit 5); rows not sent are sent by the next run', async () => {
+    const env = await sandbox();
+    const csv = peopleCsv(500);
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const down = tempDir();
+    writeProfiles(down, [{ ...env.profile, portal: { baseUrl: `http://127.0.0.1:${port}/portal` } }]);
+    const r = await runCli(send(csv), { configDir: down });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('pdesk: Stopped after 24 requests in a row could not connect to the portal.');
+    expect(r.stderr).toContain('connection refused');
+    const s = r.json();
+    expect(s.sent).toBe(0);
+    expect(s.failed).toBeGreaterThanOrEqual(24);
+    expect(s.failed).toBeLessThan(100);
+
+    const again = await env.run(send(csv));
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ sent: 500, skipped: 0, uncertain: 0 });
+  });
+
   it('kill -9 mid-run, then reruns: nothing acknowledged is sent twice, and every row is eventually sent', async () => {
     const env = await sandbox({ latencyMs: 15 });
     const csv = peopleCsv(400);

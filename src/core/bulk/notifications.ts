@@ -45,6 +45,8 @@ export const DEFAULT_CONCURRENCY = 8;
  * line), a machine crash leaves them uncertain.
  */
 export const LOOKAHEAD_FACTOR = 8;
+/** Stop when this many × concurrency requests in a row could not connect (the portal is down). */
+export const UNREACHABLE_STOP = 3;
 /** Least time between journal fsyncs during a run (ms); the lookahead covers it (measured: 0 → 2 → 5 ms took
  * pdesk from ~0.7 to ~0.78 of a plain undici loop's rate, and its CPU per row down by a fifth). */
 export const SYNC_INTERVAL_MS = 5;
@@ -113,6 +115,8 @@ interface Outcome {
   status?: number;
   reason?: string;
   server?: boolean;
+  /** No connection could be made: the request never left. */
+  unreachable?: boolean;
   /** Stops the whole run (a configuration problem every row would hit). */
   fatal?: PdeskError;
 }
@@ -128,7 +132,7 @@ export function classify(e: unknown): Outcome {
     return { state: 'failed', status: e.status, reason: oneLine(issue ? `${e.message}: ${issue}` : e.message), server: e.status >= 500 };
   }
   if (e instanceof NetworkError) {
-    if (e.code && NOT_SENT_CODES.has(e.code)) return { state: 'failed', reason: oneLine(e.message), server: true };
+    if (e.code && NOT_SENT_CODES.has(e.code)) return { state: 'failed', reason: oneLine(e.message), server: true, unreachable: true };
     return { state: 'unknown', reason: oneLine(`${e.message} The request may have reached the server.`), server: true };
   }
   if (e instanceof ContractError) return { state: 'ok', reason: oneLine(`accepted, but ${e.message}`) };
@@ -375,6 +379,7 @@ export class BulkSend {
     await writer.append(JSON.stringify({ run: new Date().toISOString(), boot: bootId(), pid: process.pid }));
     writer.minSyncIntervalMs = SYNC_INTERVAL_MS;
 
+    let unreachableRun = 0;
     const fail = (e: PdeskError) => {
       this.fatal ??= e;
       this.stop();
@@ -449,6 +454,15 @@ export class BulkSend {
           c.inFlight--;
           slots.release(); // the slot bounds requests in flight; the outcome joins the next group commit
         }
+        // The portal is down: stop rather than fail every remaining row.
+        unreachableRun = o.unreachable ? unreachableRun + 1 : 0;
+        if (unreachableRun === UNREACHABLE_STOP * this.input.concurrency)
+          fail(
+            new NetworkError(`Stopped after ${unreachableRun} requests in a row could not connect to the portal.`, [
+              o.reason ?? '',
+              'Rows not yet sent are untouched; run the same command again once the portal is reachable.',
+            ]),
+          );
         await settle(row, hash, fields, o);
       } finally {
         releaseAhead();
