@@ -193,6 +193,24 @@ export function notificationsCommand(): Command {
     .option('--concurrency <n>', 'bulk: requests in flight at once (default: 8)')
     .option('--journal <file>', 'bulk: where each row\'s outcome is recorded (default: <csv>.journal.ndjson)')
     .option('--resend-uncertain', 'bulk: also send rows whose earlier outcome is unknown (may send them twice)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  pdesk notifications send --email jane@example.org --topic "Lab results" \\',
+        '    --text "Your results are in."',
+        '  pdesk notifications send --csv patients.csv --topic "Reminder" \\',
+        '    --text "Dear {name}, see you on {date}."',
+        '',
+        'A bulk send is resumable: run the same command again after failures, Ctrl-C',
+        'or a crash. Rows the portal acknowledged are skipped, failed rows are sent',
+        'again, and rows whose outcome is unknown are listed in the failed-rows CSV',
+        'beside the journal and sent only with --resend-uncertain. Exit 4 or 5 when',
+        'rows failed (5 for server or network failures and unknown outcomes), 130',
+        'after Ctrl-C.',
+      ].join('\n'),
+    )
     .action(
       action(async (ctx, opts: SendOptions) => {
         if (opts.csv !== undefined) await bulk(ctx, opts);
