@@ -3,11 +3,15 @@
  *
  * - The CSV is streamed (csv-parse), never held whole; `{column}` placeholders of the text and topic and the
  *   email column are checked against the header before anything is sent.
- * - Each row is journaled: `sending` is made durable before its POST starts, the outcome after the answer;
- *   a row counts as done once its outcome is on disk. Records go out in groups, one fsync per group.
+ * - Each row is journaled: `sending` is made durable before its POST may start, a `started` line is written
+ *   just before it starts, the outcome after the answer; a row counts as done once its outcome is on disk.
+ *   Records go out in groups, one fsync per group (at most every SYNC_INTERVAL_MS), and `sending` records are
+ *   made durable up to LOOKAHEAD_FACTOR × concurrency rows ahead, so the fsync is off the request path.
  * - On a rerun, acknowledged rows are skipped, rows with a definite failure are sent again, and rows whose
- *   outcome is unknown (`sending` with no outcome: the process died mid-request; or a connection lost after
- *   the request went out) are not resent unless `resendUncertain`.
+ *   outcome is unknown are not resent unless `resendUncertain`: `started` with no outcome (the process died
+ *   mid-request), a connection lost after the request went out, or any `sending` with no outcome written
+ *   before the machine last booted (a crash may have lost its `started` line). A `sending` written since the
+ *   last boot with no `started` line never left (a killed process loses nothing it wrote): it is sent again.
  * - A changed CSV (row hash) or template (header hash) is refused before anything is sent.
  * - `stop()` (Ctrl-C) starts no new rows; in-flight ones finish and are recorded.
  *
