@@ -5,12 +5,13 @@
  * a torn journal, hand-written uncertain rows, a changed CSV or template refused, kill -9 and Ctrl-C.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bootId, rowHash, shortHash } from '../src/core/bulk/journal.js';
+import { defaultJournalPath, failedCsvPath } from '../src/core/bulk/notifications.js';
 import { BIN, type CliResult, type Env, runCli, tempDir, withSandbox, writeProfiles } from './helpers/cli.js';
 
 const envs: Env[] = [];
@@ -47,6 +48,9 @@ function received(env: Env): Map<string, number> {
 }
 
 const posts = (env: Env) => env.sandbox.received.filter((r) => r.method === 'POST' && r.path === '/portal/Communication');
+
+/** The journal a run without --journal keeps: in the config folder, per profile and CSV file (cli.md). */
+const journalOf = (env: Env, csv: string) => defaultJournalPath(env.configDir, 'sandbox', csv);
 
 const send = (csv: string, ...more: string[]) => ['notifications', 'send', '--csv', csv, '--topic', 'News', '--text', 'Hello {name}', '--json', ...more];
 
@@ -103,7 +107,8 @@ describe.concurrent('bulk send with failures, then a rerun', () => {
     expect(s1.sent + s1.failed).toBe(3000);
     expect(s1.failed).toBeGreaterThan(150);
     expect(s1.failed).toBeLessThan(450);
-    expect(s1).toMatchObject({ skipped: 0, uncertain: 0, journal: `${csv}.journal.ndjson`, failedCsv: csv.replace(/\.csv$/, '.csv.failed.csv') });
+    expect(s1).toMatchObject({ skipped: 0, uncertain: 0, journal: journalOf(env, csv), failedCsv: failedCsvPath(journalOf(env, csv)) });
+    expect(s1.journal.startsWith(join(env.configDir, 'journals', 'sandbox'))).toBe(true);
     expect(first.stderr).toContain(`pdesk: ${s1.failed} of 3000 rows failed.`);
     expect(env.sandbox.state.notifications).toHaveLength(s1.sent);
     const failed = failedRows(s1.failedCsv);
@@ -155,7 +160,7 @@ describe.concurrent('placeholders and columns', () => {
     expect(r.stderr).toContain('--topic uses the placeholder {surname}, but people.csv has no column "surname".');
     expect(r.stderr).toContain('columns: "email", "name"');
     expect(posts(env)).toHaveLength(0);
-    expect(existsSync(`${csv}.journal.ndjson`)).toBe(false);
+    expect(existsSync(journalOf(env, csv))).toBe(false);
     const r2 = await env.run(['notifications', 'send', '--csv', csv, '--topic', 'Hi', '--text', '{greeting} {name}']);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain('--text uses the placeholder {greeting}');
@@ -216,7 +221,7 @@ describe.concurrent('placeholders and columns', () => {
     expect(req.body.payload[0].contentString).toBe('Hello User 1');
     expect(r.stderr).toContain('dry run: the request for row 1');
     expect(posts(env)).toHaveLength(0);
-    expect(existsSync(`${csv}.journal.ndjson`)).toBe(false);
+    expect(existsSync(journalOf(env, csv))).toBe(false);
   });
 
   it('bad bulk options exit 2 before anything is sent', async () => {
@@ -253,7 +258,7 @@ describe.concurrent('journal: resuming safely', () => {
     const env = await sandbox();
     const csv = peopleCsv(40);
     expect((await env.run(send(csv))).code).toBe(0);
-    const journal = `${csv}.journal.ndjson`;
+    const journal = journalOf(env, csv);
     const lines = journalLines(journal);
     const last = lines[lines.length - 1]!;
     expect(last.state).toBe('ok');
@@ -324,7 +329,8 @@ describe.concurrent('journal: resuming safely', () => {
     if (!boot) return; // no boot id here: such rows stay uncertain (covered above)
     const env = await sandbox();
     const csv = csvFile('email,name\na@example.org,A\n');
-    const journal = `${csv}.journal.ndjson`;
+    const journal = journalOf(env, csv);
+    mkdirSync(dirname(journal), { recursive: true });
     const template = shortHash(JSON.stringify({ text: 'Hello {name}', topic: 'News', emailColumn: 'email' }));
     writeFileSync(
       journal,
@@ -406,7 +412,7 @@ describe.concurrent('interruptions', () => {
     expect((await run.done).code).toBe(137);
     await new Promise((r) => setTimeout(r, 50)); // requests already sent still land at the server
 
-    const journal = `${csv}.journal.ndjson`;
+    const journal = journalOf(env, csv);
     const acknowledged = new Set(journalLines(journal).filter((l) => l.state === 'ok').map((l) => l.row as number));
     expect(acknowledged.size).toBeGreaterThan(0);
 

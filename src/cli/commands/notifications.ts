@@ -80,7 +80,7 @@ function summaryText(s: BulkSummary, ms: number): string {
 
 async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   const { UsageError, PdeskError } = await import('../../core/errors.js');
-  const { BulkSend: Bulk } = await import('../../core/bulk/notifications.js');
+  const { BulkSend: Bulk, defaultJournalPath } = await import('../../core/bulk/notifications.js');
   const { positiveInt } = await import('../options.js');
   const singleOnly = SINGLE_ONLY.filter((k) => opts[k] !== undefined);
   if (singleOnly.length) throw new UsageError(`--csv takes the addresses from the CSV and cannot be combined with ${singleOnly.map(flag).join(', ')}.`);
@@ -93,10 +93,19 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   const client = await ctx.client();
   const warn = (line: string) => ctx.err(line);
 
+  // Journals live in the config folder (cli.md), one per profile and CSV file, unless --journal says otherwise.
+  let journal = opts.journal;
+  if (journal === undefined) {
+    const { configDir } = await import('../../profiles/store.js');
+    const { mkdirSync } = await import('node:fs');
+    const { dirname } = await import('node:path');
+    journal = defaultJournalPath(configDir(), profile.name, opts.csv!);
+    mkdirSync(dirname(journal), { recursive: true, mode: 0o700 });
+  }
   const job: BulkSend = await Bulk.prepare(
     {
       csv: opts.csv!,
-      journal: opts.journal,
+      journal,
       text: opts.text!,
       topic: opts.topic!,
       emailColumn: opts.emailColumn,
@@ -191,7 +200,7 @@ export function notificationsCommand(): Command {
     .option('--csv <file>', 'bulk: one notification per row; the header names the columns (, or ; separated)')
     .option('--email-column <name>', 'bulk: the column holding the address (default: email)')
     .option('--concurrency <n>', 'bulk: requests in flight at once (default: 8)')
-    .option('--journal <file>', 'bulk: where each row\'s outcome is recorded (default: <csv>.journal.ndjson)')
+    .option('--journal <file>', 'bulk: where each row\'s outcome is recorded (default: journals/<profile>/<csv name>-<id>.journal.ndjson in the config folder)')
     .option('--resend-uncertain', 'bulk: also send rows whose earlier outcome is unknown (may send them twice)')
     .addHelpText(
       'after',

@@ -18,7 +18,8 @@
  * Core-level: no commander, no terminal output. The caller gives the send function and a warning sink.
  */
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, join, resolve } from 'node:path';
 import type { Profile } from '../../profiles/schema.js';
 import { buildNotification } from '../api/notifications.js';
 import { BodyError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, UsageError } from '../errors.js';
@@ -57,7 +58,7 @@ export const SYNC_INTERVAL_MS = 5;
 
 export interface BulkInput {
   csv: string;
-  /** Default `<csv>.journal.ndjson`. */
+  /** Default `<csv>.journal.ndjson`; the CLI passes `defaultJournalPath(...)` (in the config folder). */
   journal?: string;
   text: string;
   topic: string;
@@ -145,7 +146,18 @@ export function classify(e: unknown): Outcome {
   return { state: 'unknown', reason: oneLine(`unexpected error: ${(e as Error)?.message ?? String(e)}`), server: true };
 }
 
-/** `<csv>.journal.ndjson` → `<csv>.failed.csv`; any other journal name → `<journal>.failed.csv`. */
+/**
+ * The default journal of a bulk send (cli.md: journals live in the config folder, PDESK_CONFIG_DIR):
+ * `<configDir>/journals/<profile>/<csv name>-<hash of the CSV's absolute path>.journal.ndjson`, so a rerun of
+ * the same file with the same profile finds its journal, and the same file sent through another profile (another
+ * portal) does not.
+ */
+export function defaultJournalPath(configDir: string, profile: string, csv: string): string {
+  const id = createHash('sha256').update(resolve(csv)).digest('hex').slice(0, 12);
+  return join(configDir, 'journals', profile, `${basename(csv)}-${id}.journal.ndjson`);
+}
+
+/** `<name>.journal.ndjson` → `<name>.failed.csv`; any other journal name → `<journal>.failed.csv`. */
 export function failedCsvPath(journal: string): string {
   return journal.endsWith('.journal.ndjson') ? `${journal.slice(0, -'.journal.ndjson'.length)}.failed.csv` : `${journal}.failed.csv`;
 }
