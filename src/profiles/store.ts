@@ -1,8 +1,13 @@
 /**
- * Profile store on conf: `profiles.json` in PDESK_CONFIG_DIR or the user's config folder, written atomically
- * with mode 0600. Profiles are validated with zod (conf's own ajv schema costs start-up time).
+ * Profile store: `profiles.json` in PDESK_CONFIG_DIR or the user's config folder (the folder conf uses, from
+ * env-paths), mode 0600. Writes go through conf (atomic, file mode), loaded only when a profile command writes;
+ * reads parse the file directly, since conf pulls in ajv and signal hooks that every command would pay for at
+ * start-up (stack.md). Profiles are validated with zod.
  */
-import Conf from 'conf';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Conf from 'conf';
+import envPaths from 'env-paths';
 import { ConfigError } from '../core/errors.js';
 import { jsonPath } from '../core/schemas/common.js';
 import { PROFILE_SCHEMA_VERSION, Profile, type ProfileInput } from './schema.js';
@@ -15,30 +20,62 @@ interface StoreShape {
 
 /** The folder for profiles, thread stores and journals. */
 export function configDir(): string {
-  return store().path.replace(/\/[^/]+$/, '');
+  return (process.env.PDESK_CONFIG_DIR || envPaths('pdesk', { suffix: '' }).config).replace(/\/+$/, '');
+}
+
+export function storePath(): string {
+  return join(configDir(), 'profiles.json');
+}
+
+function checkVersion(v: unknown): void {
+  if (typeof v === 'number' && v > PROFILE_SCHEMA_VERSION)
+    throw new ConfigError(`The profile store ${storePath()} was written by a newer pdesk (schema ${v}).`);
+}
+
+function notJson(e: SyntaxError): ConfigError {
+  // A hand-edited store that is not JSON is a configuration error (exit 3), not a crash.
+  return new ConfigError(`The profile store ${storePath()} is not valid JSON.`, [e.message, 'Fix the file, or move it away and import the profiles again.']);
+}
+
+/** The store as it is on disk (an absent file is an empty store; nothing is created by reading). */
+function readStore(): StoreShape {
+  let text: string;
+  try {
+    text = readFileSync(storePath(), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} };
+    throw new ConfigError(`Cannot read the profile store ${storePath()} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+  let data: Partial<StoreShape>;
+  try {
+    data = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (e) {
+    throw notJson(e as SyntaxError);
+  }
+  checkVersion(data.schemaVersion);
+  const profiles = data.profiles && typeof data.profiles === 'object' && !Array.isArray(data.profiles) ? data.profiles : {};
+  return { schemaVersion: data.schemaVersion ?? PROFILE_SCHEMA_VERSION, defaultProfile: data.defaultProfile, profiles };
 }
 
 let conf: Conf<StoreShape> | undefined;
-function store(): Conf<StoreShape> {
+/** conf, for writes only. */
+async function writer(): Promise<Conf<StoreShape>> {
   if (!conf) {
+    const { default: ConfClass } = await import('conf');
     try {
-      conf = new Conf<StoreShape>({
+      conf = new ConfClass<StoreShape>({
         projectName: 'pdesk',
         projectSuffix: '',
-        cwd: process.env.PDESK_CONFIG_DIR || undefined,
+        cwd: configDir(),
         configName: 'profiles',
         configFileMode: 0o600,
         defaults: { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} },
       });
     } catch (e) {
-      // A hand-edited store that is not JSON is a configuration error (exit 3), not a crash.
-      if (!(e instanceof SyntaxError)) throw e;
-      const where = process.env.PDESK_CONFIG_DIR ? `${process.env.PDESK_CONFIG_DIR.replace(/\/+$/, '')}/profiles.json` : 'profiles.json in the pdesk config folder';
-      throw new ConfigError(`The profile store ${where} is not valid JSON.`, [e.message, 'Fix the file, or move it away and import the profiles again.']);
+      if (e instanceof SyntaxError) throw notJson(e);
+      throw e;
     }
-    const v = conf.get('schemaVersion');
-    if (v > PROFILE_SCHEMA_VERSION)
-      throw new ConfigError(`The profile store ${conf.path} was written by a newer pdesk (schema ${v}).`);
+    checkVersion(conf.get('schemaVersion'));
   }
   return conf;
 }
@@ -59,20 +96,18 @@ export function validateProfile(input: unknown, source: string): Profile {
 }
 
 export function listProfiles(): { name: string; isDefault: boolean; profile: ProfileInput }[] {
-  const s = store();
-  const def = s.get('defaultProfile');
-  return Object.entries(s.get('profiles')).map(([name, profile]) => ({ name, isDefault: name === def, profile }));
+  const s = readStore();
+  return Object.entries(s.profiles).map(([name, profile]) => ({ name, isDefault: name === s.defaultProfile, profile }));
 }
 
-export function saveProfile(p: Profile | ProfileInput, makeDefault = false): void {
-  const s = store();
-  const profiles = { ...s.get('profiles'), [p.name]: p };
-  s.set('profiles', profiles);
+export async function saveProfile(p: Profile | ProfileInput, makeDefault = false): Promise<void> {
+  const s = await writer();
+  s.set('profiles', { ...s.get('profiles'), [p.name]: p });
   if (makeDefault || !s.get('defaultProfile')) s.set('defaultProfile', p.name);
 }
 
-export function removeProfile(name: string): void {
-  const s = store();
+export async function removeProfile(name: string): Promise<void> {
+  const s = await writer();
   const profiles = { ...s.get('profiles') };
   if (!(name in profiles)) throw new ConfigError(`There is no profile named "${name}".`, knownHint());
   delete profiles[name];
@@ -80,30 +115,27 @@ export function removeProfile(name: string): void {
   if (s.get('defaultProfile') === name) s.delete('defaultProfile');
 }
 
-export function setDefaultProfile(name: string): void {
-  const s = store();
+export async function setDefaultProfile(name: string): Promise<void> {
+  const s = await writer();
   if (!(name in s.get('profiles'))) throw new ConfigError(`There is no profile named "${name}".`, knownHint());
   s.set('defaultProfile', name);
 }
 
 export function defaultProfileName(): string | undefined {
-  return store().get('defaultProfile');
+  return readStore().defaultProfile;
 }
 
 function knownHint(): string[] {
-  const names = Object.keys(store().get('profiles'));
+  const names = Object.keys(readStore().profiles);
   return names.length ? [`Known profiles: ${names.join(', ')}.`] : ['No profiles yet: add one with `pdesk profile import <file>`.'];
 }
 
 /** The profile to use: the name given, else PDESK_PROFILE, else the default. */
 export function loadProfile(name?: string): Profile {
-  const wanted = name ?? process.env.PDESK_PROFILE ?? defaultProfileName();
+  const store = readStore();
+  const wanted = name ?? process.env.PDESK_PROFILE ?? store.defaultProfile;
   if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', knownHint());
-  const raw = store().get('profiles')[wanted];
+  const raw = store.profiles[wanted];
   if (!raw) throw new ConfigError(`There is no profile named "${wanted}".`, knownHint());
   return validateProfile(raw, `profile "${wanted}"`);
-}
-
-export function storePath(): string {
-  return store().path;
 }

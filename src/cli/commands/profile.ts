@@ -180,7 +180,7 @@ export function profileCommand(): Command {
         }
         const input = raw && typeof raw === 'object' && !Array.isArray(raw) && opts.name !== undefined ? { ...raw, name: opts.name } : raw;
         const profile: Profile = validateProfile(input, source);
-        saveProfile(profile, !!opts.default);
+        await saveProfile(profile, !!opts.default);
         await ensurePrivate(storePath(), ctx);
         const isDefault = defaultProfileName() === profile.name;
         const shown = redactProfile(profile);
@@ -235,7 +235,7 @@ export function profileCommand(): Command {
     .action(
       action(async (ctx, name: string) => {
         const { setDefaultProfile } = await import('../../profiles/store.js');
-        setDefaultProfile(name);
+        await setDefaultProfile(name);
         ctx.emitOne({ ok: true, default: name }, () => `Default profile is now "${name}".`);
       }),
     );
@@ -247,7 +247,7 @@ export function profileCommand(): Command {
     .action(
       action(async (ctx, name: string) => {
         const { removeProfile, defaultProfileName } = await import('../../profiles/store.js');
-        removeProfile(name);
+        await removeProfile(name);
         const def = defaultProfileName();
         ctx.emitOne({ ok: true, removed: name, default: def ?? null }, () =>
           `Removed profile "${name}".${def ? '' : ' There is no default profile now: pick one with `pdesk profile use <name>`.'}`,
@@ -308,7 +308,7 @@ export function profileCommand(): Command {
           },
         };
         const profile = validateProfile(input, 'the options of profile add');
-        saveProfile(profile, !!opts.default);
+        await saveProfile(profile, !!opts.default);
         await ensurePrivate(storePath(), ctx);
         const isDefault = defaultProfileName() === profile.name;
         const table = await profileTable(profile, isDefault, `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`);
