@@ -70,15 +70,11 @@ export function listenCommand(): Command {
         } else ctx.out(JSON.stringify(info));
         ctx.keepAlive = true;
 
-        // conf (through when-exit) re-raises the first SIGINT/SIGTERM right after its own cleanup: a second
-        // signal counts as "quit at once" only when it comes later than that.
-        let stoppingAt = 0;
+        // Ctrl-C: stop accepting, close the store, exit 0; a second Ctrl-C quits at once.
+        let stopping = false;
         const stop = () => {
-          if (stoppingAt) {
-            if (Date.now() - stoppingAt > 300) process.exit(130);
-            return;
-          }
-          stoppingAt = Date.now();
+          if (stopping) process.exit(130);
+          stopping = true;
           void (async () => {
             await receiver.close().catch(() => undefined);
             await store.close().catch(() => undefined);

@@ -128,21 +128,20 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
     return;
   }
 
-  // Ctrl-C: stop starting rows, let the ones in flight finish and record. conf's exit hook (when-exit) re-raises
-  // the first signal right after it: only a signal well after the first one means "quit at once".
-  let firstSignalAt = 0;
+  // Ctrl-C: stop starting rows, let the ones in flight finish and record; a second Ctrl-C quits at once.
+  let interrupted = false;
   const onSignal = (sig: NodeJS.Signals) => {
-    if (!firstSignalAt) {
-      firstSignalAt = Date.now();
+    if (!interrupted) {
+      interrupted = true;
       job.stop();
       if (tty) process.stderr.write('\r\x1b[2K');
       ctx.err(`pdesk: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}; finishing ${job.counters.inFlight} request(s) in flight (press Ctrl-C again to quit at once).`);
-    } else if (Date.now() - firstSignalAt > 300) {
+    } else {
       ctx.err('pdesk: quitting; rows in flight have no recorded outcome and are reported as uncertain by the next run.');
       process.exit(130);
     }
   };
-  // Left installed until the process exits, so that the re-raised signal never ends it before the summary.
+  // Left installed until the process exits, so that no signal ends it before the summary.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
