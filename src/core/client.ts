@@ -6,7 +6,7 @@
 import type { OpId, Party, Profile } from '../profiles/schema.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
-import { ContractError, ExitCode, HttpError, PdeskError, excerpt, statusLine } from './errors.js';
+import { ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { redact, redactHeaders } from './redact.js';
 import { FHIR_JSON, baseUrlFor, headersFor, resolveRoute } from './routes.js';
@@ -149,14 +149,22 @@ export class PdeskClient {
       log(`→ ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}${bodyText ? ` (${kB(Buffer.byteLength(bodyText))})` : ''}`);
       for (const [k, v] of Object.entries(redactHeaders(d.headers))) log(`  ${headerName(k)}: ${v}`);
     }
-    const res = await this.transport.request({
-      method: d.method,
-      url: d.url,
-      headers: d.headers,
-      body: bodyText,
-      tls: this.tls(party),
-      signal: o.signal ?? this.opts.signal,
-    });
+    let res;
+    try {
+      res = await this.transport.request({
+        method: d.method,
+        url: d.url,
+        headers: d.headers,
+        body: bodyText,
+        tls: this.tls(party),
+        signal: o.signal ?? this.opts.signal,
+      });
+    } catch (e) {
+      // Say what to check: the server, and which setting of which profile points at it.
+      if (e instanceof NetworkError && e.code !== 'ABORTED')
+        e.details.push(`Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}" (pdesk profile show ${this.profile.name}).`);
+      throw e;
+    }
     log?.(`← ${statusLine(res.status)} (${res.ms} ms, ${kB(Buffer.byteLength(res.text))}${res.attempts > 1 ? `, ${res.attempts} attempts` : ''})`);
     let body: unknown;
     let parsed = false;
