@@ -189,3 +189,36 @@ describe('pdesk api answers without a body, and terminal safety', () => {
     }
   });
 });
+
+describe('headers and secrets in what is printed', () => {
+  it('sends one Authorization header, from the auth setting, whatever a profile header spells it', async () => {
+    writeProfiles(env.configDir, [{ ...profile, practice: { ...profile.practice, headers: { AUTHORIZATION: 'Basic c3RhbGU=', 'X-Client': 'pdesk-test' } } }]);
+    try {
+      const r = await env.run(['appointment-types', 'list', '--service-category', 'gp', '--json'], withToken);
+      expect(r.code).toBe(0);
+      const req = received().find((x) => x.path.endsWith('/ValueSet'))!;
+      expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    } finally {
+      writeProfiles(env.configDir, [profile]);
+    }
+  });
+
+  it('a token a server echoes back in a successful answer is not printed', async () => {
+    const echo = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/fhir+json' });
+      res.end(JSON.stringify({ resourceType: 'Bundle', type: 'searchset', seen: req.headers.authorization }));
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+    writeProfiles(env.configDir, [{ ...profile, practice: { ...profile.practice, baseUrl: url, appointment: undefined } }]);
+    try {
+      const r = await env.run(['api', 'GET', '/Anything'], withToken);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain(TOKEN);
+      expect(r.json().seen).toBe('Bearer ***');
+    } finally {
+      writeProfiles(env.configDir, [profile]);
+      await new Promise<void>((r) => echo.close(() => r()));
+    }
+  });
+});

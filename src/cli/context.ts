@@ -31,7 +31,8 @@ export class Context {
 
   constructor(readonly cmd: Command) {
     this.globals = cmd.optsWithGlobals() as GlobalOptions;
-    this.out = (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`);
+    // Everything printed goes through redact: a server that echoes a token back does not get it printed.
+    this.out = (t) => process.stdout.write(redact(t.endsWith('\n') ? t : `${t}\n`));
     this.err = (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`);
   }
 

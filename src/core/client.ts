@@ -60,6 +60,12 @@ function headerName(k: string): string {
   return k.replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
 }
 
+/** Set a header, replacing any other spelling of its name. */
+function setHeader(h: Record<string, string>, name: string, value: string): void {
+  for (const k of Object.keys(h)) if (k.toLowerCase() === name.toLowerCase()) delete h[k];
+  h[name] = value;
+}
+
 function kB(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
 }
@@ -98,10 +104,13 @@ export class PdeskClient {
   }
 
   private async headers(party: Party, extra: Record<string, string>, contentType?: string): Promise<Record<string, string>> {
-    const h: Record<string, string> = { accept: FHIR_JSON, 'user-agent': USER_AGENT, ...extra };
-    if (contentType) h['content-type'] = contentType;
+    // Header names are case-insensitive: each is set once, whatever its spelling in the profile. Profile
+    // headers override the defaults; the operation's content type and the auth setting override them.
+    const h: Record<string, string> = { accept: FHIR_JSON, 'user-agent': USER_AGENT };
+    for (const [k, v] of Object.entries(extra)) setHeader(h, k, v);
+    if (contentType) setHeader(h, 'content-type', contentType);
     const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party);
-    if (auth) h.authorization = auth;
+    if (auth) setHeader(h, 'authorization', auth);
     return h;
   }
 
