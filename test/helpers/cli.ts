@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 import type { ProfileInput } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
@@ -62,8 +63,17 @@ export function runCli(args: string[], o: RunOptions = {}): Promise<CliResult> {
   });
 }
 
+const made: string[] = [];
+// Every folder made here is removed after the test file that imported this helper, whether or not a test
+// cleaned up (a hook registered at import time belongs to the file).
+afterAll(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'pdesk-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 /** Write a profile store holding `profiles` (the first is the default) into `dir`. */
