@@ -62,4 +62,40 @@ describe('startReceiver', () => {
     const fresh = openThreadStore(dir, 'desk');
     expect((await fresh.load()).messages('enc-1')!.map((m) => m.id).sort()).toEqual(['a', 'b', 'c']);
   });
+
+  it('answers a duplicate message or a repeated close only once the store has made the file durable (and 500 if it cannot)', async () => {
+    dir = tempDir('pdesk-receiver-');
+    const store = openThreadStore(dir, 'desk');
+    const receiver = await startReceiver({ port: 0, store, log: () => undefined });
+    const send = async (method: string, path: string, body: unknown) => {
+      const r = await request(`${receiver.url}${path}`, { method, headers: { 'content-type': 'application/fhir+json' }, body: JSON.stringify(body) });
+      await r.body.dump();
+      return r.statusCode;
+    };
+    const close = { resourceType: 'Encounter', id: 'enc-2', status: 'finished', identifier: [{ system: 'practice.example.encounter-id', value: 'enc-2' }] };
+    expect(await send('POST', '/portal/Communication', chat('a', 'enc-1'))).toBe(201);
+    expect(await send('PUT', '/portal/Encounter/enc-2', close)).toBe(200);
+
+    // The view may show a record whose writer's fsync has not finished: the repeat waits for one of its own.
+    let release!: () => void;
+    let syncs = 0;
+    store.sync = () => {
+      syncs++;
+      return new Promise<void>((r) => (release = r));
+    };
+    let answered: number | undefined;
+    const dup = send('POST', '/portal/Communication', chat('a', 'enc-1')).then((s) => (answered = s));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(syncs).toBe(1);
+    expect(answered).toBeUndefined();
+    release();
+    expect(await dup).toBe(200);
+
+    store.sync = () => Promise.reject(new Error('EIO'));
+    expect(await send('POST', '/portal/Communication', chat('a', 'enc-1'))).toBe(500);
+    expect(await send('PUT', '/portal/Encounter/enc-2', close)).toBe(500);
+
+    await receiver.close();
+    await store.close();
+  });
 });

@@ -205,7 +205,10 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       case 'C4': {
         const enc = validate(EncounterClose, body, 'Encounter');
         if (enc.id !== param) throw new Refusal(400, 'invalid', `The Encounter id ${enc.id} differs from the id in the path (${param}).`, '$.id');
-        if (store.view.isClosed(param!)) return { status: 200, body: enc };
+        if (store.view.isClosed(param!)) {
+          await store.sync(); // the close the view shows may still be on its way to the disk
+          return { status: 200, body: enc };
+        }
         const record = closeRecord('received', param!, enc);
         closing.add(param!);
         try {
@@ -224,7 +227,12 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     if (store.view.isClosed(thread) || closing.has(thread))
       throw new Refusal(409, 'conflict', `Chat ${thread} is closed: it accepts no new messages.`, '$.encounter.identifier[0].value');
     const location = { location: `Communication/${encodeURIComponent(m.id)}` };
-    if (store.view.hasMessage(m.id)) return { status: 200, body: m, headers: location };
+    if (store.view.hasMessage(m.id)) {
+      // The view is read from the file: the stored copy may be one whose writer has not finished its fsync
+      // (a retry while the first request is still being stored). Acknowledge only what is on disk.
+      await store.sync();
+      return { status: 200, body: m, headers: location };
+    }
     const record = messageRecord(op, 'received', m);
     await store.append([record]);
     return { status: 201, body: m, headers: location, record };

@@ -369,6 +369,17 @@ export class ThreadStore {
     await fh.sync();
   }
 
+  /**
+   * Make everything already in the file durable (one fsync), whoever wrote it. For an answer that relies on a
+   * record the view shows (a duplicate message, an encounter already closed): the view is read from the file,
+   * so it may show a record whose own writer has not finished its fsync yet.
+   */
+  async sync(): Promise<void> {
+    if (this.closed) throw new Error(`The thread store ${this.path} is closed.`);
+    const fh = await this.prepare();
+    await fh.sync();
+  }
+
   /** Wait for pending appends, stop watching, close the file. */
   async close(): Promise<void> {
     this.closed = true;
