@@ -187,15 +187,19 @@ export class PdeskClient {
     }
     if (res.status >= 400) {
       const outcome = parsed ? asOutcome(body) : undefined;
-      throw new HttpError(res.status, {
+      const err = new HttpError(res.status, {
         method: d.method,
         url: redact(d.url),
         outcome,
         bodyExcerpt: outcome ? undefined : res.text.trim() ? excerpt(redact(res.text)) : undefined,
       });
+      // A server may echo a credential back ("invalid token abc…"): every line of the error is redacted here,
+      // so no face of pdesk (CLI, TUI) can show it.
+      err.details.forEach((line, i) => (err.details[i] = redact(line)));
+      throw err;
     }
     if (res.text.trim() !== '' && !parsed)
-      throw new ContractError('$', `the body is not JSON (content-type ${res.headers['content-type'] ?? 'none'})`, [excerpt(res.text)]);
+      throw new ContractError('$', `the body is not JSON (content-type ${redact(res.headers['content-type'] ?? 'none')})`, [excerpt(redact(res.text))]);
     return { status: res.status, headers: res.headers, body };
   }
 
