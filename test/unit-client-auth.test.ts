@@ -82,3 +82,27 @@ describe('a credential the server echoes back is redacted in the error itself (t
     expect(text).not.toContain(TOKEN);
   });
 });
+
+describe('a credential in a profile header', () => {
+  const headers = { 'X-Auth-Token': 'header-token-0815', 'Ocp-Apim-Subscription-Key': 'sub-key-4242', 'X-Api-Version': '2.0.0' };
+
+  it('is redacted under --dry-run (by the name of the header), and the other headers are shown', async () => {
+    const profile = validateProfile(
+      { name: 't', namespaces: { portal: 'p', practice: 'q' }, practice: { baseUrl: 'http://127.0.0.1:9', headers }, portal: { baseUrl: 'http://127.0.0.1:9' } },
+      'test',
+    );
+    const c = new PdeskClient(profile, { dryRun: true });
+    open.push(c);
+    const e = (await failure(c.call('A2'))) as Error & { request: { headers: Record<string, string> } };
+    expect(e.request.headers).toMatchObject({ 'X-Auth-Token': '***', 'Ocp-Apim-Subscription-Key': '***', 'X-Api-Version': '2.0.0' });
+  });
+
+  it('is redacted when a server echoes it back', async () => {
+    const s = await serve((req, _b, res) => {
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      res.end(`key ${req.headers['ocp-apim-subscription-key']} is not valid for ${req.headers['x-auth-token']}`);
+    });
+    const e = (await failure(client(s.url, { headers }).call('A2'))) as HttpError;
+    expect(e.details[0]).toBe('key *** is not valid for ***');
+  });
+});

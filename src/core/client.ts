@@ -8,7 +8,7 @@ import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
 import { ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
-import { redact, redactHeaders } from './redact.js';
+import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON, baseUrlFor, headersFor, resolveRoute } from './routes.js';
 import { Transport, type TlsFiles } from './transport.js';
 
@@ -107,7 +107,11 @@ export class PdeskClient {
     // Header names are case-insensitive: each is set once, whatever its spelling in the profile. Profile
     // headers override the defaults; the operation's content type and the auth setting override them.
     const h: Record<string, string> = { accept: FHIR_JSON, 'user-agent': USER_AGENT };
-    for (const [k, v] of Object.entries(extra)) setHeader(h, k, v);
+    for (const [k, v] of Object.entries(extra)) {
+      // A credential in a profile header (an API key) is a secret like a token: redacted wherever it shows.
+      if (isSecretHeader(k)) registerSecret(v);
+      setHeader(h, k, v);
+    }
     if (contentType) setHeader(h, 'content-type', contentType);
     const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party);
     if (auth) setHeader(h, 'authorization', auth);

@@ -15,13 +15,21 @@ export function redact(text: string): string {
   return out;
 }
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+/**
+ * Headers that carry credentials: the standard ones, and a profile's own (`X-Auth-Token`, `Api-Key`,
+ * `Ocp-Apim-Subscription-Key`, `X-Client-Secret`…), recognised by the words in their names.
+ */
+const SECRET_HEADER = /auth|token|secret|passw|cookie|session|credential|signature|api-?key|(^|[-_])key$/i;
+
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADER.test(name);
+}
 
 /** Header values with credentials replaced: `Authorization: Bearer ***`. */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
-    if (SECRET_HEADERS.has(k.toLowerCase())) {
+    if (isSecretHeader(k)) {
       const scheme = /^(\w+)\s/.exec(v)?.[1];
       out[k] = scheme ? `${scheme} ${REDACTED}` : REDACTED;
     } else out[k] = redact(v);
