@@ -7,6 +7,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode, NetworkError } from '../src/core/errors.js';
+import { registerSecret } from '../src/core/redact.js';
 import { MAX_RETRY_AFTER_MS, Transport, isIdempotent, retryAfterMs } from '../src/core/transport.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
@@ -209,6 +210,18 @@ describe('deadlines and bounds', () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(waits).toEqual([]);
     expect(s.received).toHaveLength(1);
+  });
+
+  it('a secret in the URL of a request that timed out or was abandoned is redacted in the error', async () => {
+    registerSecret('url-secret-5150');
+    const s = await serve(() => undefined);
+    const { t } = transport({ requestMs: 100 });
+    const timedOut = await networkError(t.request({ method: 'GET', url: `${s.url}/x?key=url-secret-5150`, headers: {} }));
+    expect(timedOut.details).toEqual([`GET ${s.url}/x?key=***`]);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 30);
+    const abandoned = await networkError(t.request({ method: 'GET', url: `${s.url}/y?key=url-secret-5150`, headers: {}, signal: ac.signal }));
+    expect(abandoned.details).toEqual([`GET ${s.url}/y?key=***`]);
   });
 
   it("the caller's abort signal abandons the request", async () => {

@@ -182,9 +182,9 @@ export class Transport {
         for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         text = await res.body.text();
       } catch (e) {
-        if (req.signal?.aborted) throw new NetworkError('The request was abandoned.', [`${req.method} ${req.url}`], 'ABORTED', e);
+        if (req.signal?.aborted) throw new NetworkError('The request was abandoned.', [`${req.method} ${redact(req.url)}`], 'ABORTED', e);
         if (deadline.aborted)
-          throw new NetworkError(`No answer from ${url.origin} within ${this.opts.requestMs} ms.`, [`${req.method} ${req.url}`], 'TIMEOUT', e);
+          throw new NetworkError(`No answer from ${url.origin} within ${this.opts.requestMs} ms.`, [`${req.method} ${redact(req.url)}`], 'TIMEOUT', e);
         const code = errorCode(e);
         if (code && CONNECTION_CODES.has(code) && attempt < max) {
           const wait = BASE_BACKOFF_MS * 2 ** attempt;
