@@ -173,6 +173,13 @@ describe('A1: both shapes normalise to {code, display}', () => {
     const at = { resourceType: 'AppointmentType', compose: { include: [{ actor: { concept: { display: 'x' } } }] } };
     expect(contract(() => typeRows(at)).path).toBe('$.compose.include[0].actor.concept.code');
   });
+
+  it('an AppointmentType include without actor.concept is named, not skipped (required in responses)', () => {
+    const at = { resourceType: 'AppointmentType', compose: { include: [{ actor: { concept: { code: 'a' } } }, { concept: [{ code: 'b' }] }] } };
+    const e = contract(() => typeRows(at));
+    expect(e.path).toBe('$.compose.include[1].actor');
+    expect(e.message).toContain('required field is missing');
+  });
 });
 
 describe('Appointment', () => {

@@ -25,7 +25,9 @@ export const AppointmentType = z.looseObject({
     .looseObject({
       include: z.array(
         z.looseObject({
-          actor: z.looseObject({ concept: z.looseObject({ code: IdString, display: z.string().optional() }) }).optional(),
+          // Required in responses (decisions.md §3: `compose.include[].actor.concept.code`): an include without
+          // it would otherwise drop out of the list unnoticed.
+          actor: z.looseObject({ concept: z.looseObject({ code: IdString, display: z.string().optional() }) }),
         }),
       ),
     })
