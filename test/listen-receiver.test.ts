@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { type StoreRecord, openThreadStore } from '../src/core/threads/index.js';
 import { startReceiver } from '../src/sandbox/receiver.js';
+import { startSandbox } from '../src/sandbox/server.js';
 import { tempDir } from './helpers/cli.js';
 
 let dir: string;
@@ -95,6 +96,37 @@ describe('startReceiver', () => {
     expect(await send('POST', '/portal/Communication', chat('a', 'enc-1'))).toBe(500);
     expect(await send('PUT', '/portal/Encounter/enc-2', close)).toBe(500);
 
+    await receiver.close();
+    await store.close();
+  });
+
+  it('answers the portal pushes it shares with the sandbox (C3, C4, C5) with the same refusals', async () => {
+    dir = tempDir('pdesk-receiver-');
+    const store = openThreadStore(dir, 'desk');
+    const receiver = await startReceiver({ port: 0, store });
+    const sandbox = await startSandbox({ port: 0 });
+    const close = (id: string) => ({ resourceType: 'Encounter', id, status: 'finished', identifier: [{ system: 'practice.example.encounter-id', value: id }] });
+    const cases: Array<[string, string, unknown, string?]> = [
+      ['POST', '/portal/Communication', { ...chat('x', 'enc-9'), category: undefined }],
+      ['POST', '/portal/Communication', { ...chat('x', 'enc-9'), category: [{ coding: [{ code: 'other' }] }] }],
+      ['POST', '/portal/Communication', { ...chat('x', 'enc-9'), payload: 'no' }],
+      ['POST', '/portal/Communication', chat('x', 'enc-9'), 'text/plain'],
+      ['PUT', '/portal/Encounter/enc-9', close('enc-8')],
+      ['PUT', '/portal/Encounter/enc-9', { ...close('enc-9'), status: 'in-progress' }],
+      ['PUT', '/portal/Encounter/%E0%A4%A', close('enc-9')],
+      ['POST', '/portal/Encounter/enc-9', close('enc-9')],
+    ];
+    for (const [method, path, body, type] of cases) {
+      const answers = [];
+      for (const base of [receiver.url, sandbox.url]) {
+        const r = await request(`${base}${path}`, { method, headers: { 'content-type': type ?? 'application/fhir+json' }, body: JSON.stringify(body) });
+        answers.push({ status: r.statusCode, allow: r.headers.allow, outcome: await r.body.json() });
+      }
+      expect(answers[0]!.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      expect(answers[0], `${method} ${path}`).toEqual(answers[1]);
+    }
+    expect(store.view.count).toBe(0);
+    await sandbox.close();
     await receiver.close();
     await store.close();
   });

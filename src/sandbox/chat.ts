@@ -5,8 +5,8 @@
  * portal side C3 receive a message · C4 close a chat. `POST /portal/Communication` is shared with C5 and is
  * told apart by its category code.
  */
-import { ChatCommunication, EncounterClose, ReadMarker, communicationKind } from '../core/schemas/chat.js';
-import { badRequest, conflict, type Handler, notFound, nowIso, unprocessable, validate, type World } from './http.js';
+import { ChatCommunication, ReadMarker } from '../core/schemas/chat.js';
+import { badRequest, conflict, type Handler, notFound, nowIso, portalCommunicationKind, unprocessable, validate, validateClose, type World } from './http.js';
 import { receiveNotification } from './notifications.js';
 import type { SandboxState } from './state.js';
 
@@ -94,23 +94,13 @@ export function receiveAtPortal(w: World, body: unknown) {
 
 /** `POST /portal/Communication`: category `chat` → C3, `notification` → C5. */
 export const receivePortalCommunication: Handler = (w, req) => {
-  const kind = communicationKind(req.body);
-  if (kind === 'notification') return receiveNotification(w, req.body);
-  if (kind === 'chat') return receiveAtPortal(w, req.body);
-  const hasCategory = Array.isArray((req.body as { category?: unknown })?.category);
-  throw badRequest(
-    hasCategory
-      ? 'Invalid Communication at $.category: no coding with code chat or notification.'
-      : 'Invalid Communication at $.category: required field is missing.',
-    '$.category',
-  );
+  return portalCommunicationKind(req.body) === 'notification' ? receiveNotification(w, req.body) : receiveAtPortal(w, req.body);
 };
 
 /** C4: `PUT /portal/Encounter/{id}` with status finished; the thread is recorded closed (also when unseen). */
 export const closeChat: Handler = (w, req) => {
-  const enc = validate(EncounterClose, req.body, 'Encounter');
   const id = req.params.id!;
-  if (enc.id !== id) throw badRequest(`The Encounter id ${enc.id} differs from the id in the path (${id}).`, '$.id');
+  const enc = validateClose(req.body, id);
   w.state.encounters.set(id, { id, status: 'finished', updatedAt: nowIso(), closedBy: enc });
   return { status: 200, body: enc };
 };

@@ -15,10 +15,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeOutcome } from '../core/outcome.js';
-import { ChatCommunication, EncounterClose, ReadMarker, communicationKind } from '../core/schemas/chat.js';
-import { checkBody } from '../core/schemas/common.js';
+import { ChatCommunication, ReadMarker } from '../core/schemas/chat.js';
 import { Notification } from '../core/schemas/notification.js';
-import type { z } from 'zod';
 import {
   type StoreRecord,
   type ThreadStore,
@@ -28,12 +26,10 @@ import {
   readRecord,
   threadOfMessage,
 } from '../core/threads/index.js';
+import { FHIR_JSON, Fail, MAX_BODY_BYTES, checkContentType, decodeSegment, portalCommunicationKind, readBody, validate, validateClose } from './http.js';
 
 export const DEFAULT_LISTEN_PORT = 4020;
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
-const FHIR_JSON = 'application/fhir+json';
-const BODY_TYPES = new Set([FHIR_JSON, 'application/json']);
-const PATCH_TYPES = new Set(['application/json-patch+json', FHIR_JSON, 'application/json']);
+export { MAX_BODY_BYTES } from './http.js';
 const EXTENSION_PATH = /^\/recipient\/\d+\/extension(\/-)?$/;
 
 export interface ReceiverOptions {
@@ -59,42 +55,11 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly diagnostics: string,
-    readonly expression?: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(diagnostics);
-  }
-}
-
 interface Answer {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
   record?: StoreRecord;
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function validate<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
-  const r = checkBody(schema, body);
-  if (r.ok) return r.data;
-  throw new Refusal(400, 'invalid', `Invalid ${what} at ${r.path}: ${r.message}.`, r.path);
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -104,16 +69,10 @@ type Op = 'C1' | 'C2' | 'C2?' | 'C3/C5' | 'C4';
 /** The operation of a method and path, or a 404/405 refusal. */
 function route(method: string, path: string): { op: Op; param?: string } {
   const parts = path.split('/').filter(Boolean);
-  const seg = (i: number) => {
-    try {
-      return decodeURIComponent(parts[i]!);
-    } catch {
-      throw new Refusal(400, 'invalid', `The path segment "${parts[i]}" is not valid percent-encoding.`);
-    }
-  };
+  const seg = (i: number) => decodeSegment(parts[i]!);
   const allow = (methods: string[], op: Op, param?: string) => {
     if (methods.includes(method)) return { op, param };
-    throw new Refusal(405, 'not-supported', `Method ${method} is not allowed on ${path}; allowed: ${methods.join(', ')}.`, undefined, {
+    throw new Fail(405, 'not-supported', `Method ${method} is not allowed on ${path}; allowed: ${methods.join(', ')}.`, undefined, {
       allow: methods.join(', '),
     });
   };
@@ -121,7 +80,7 @@ function route(method: string, path: string): { op: Op; param?: string } {
   if (parts.length === 3 && parts[0] === 'practice' && parts[1] === 'Communication') return allow(['PATCH'], 'C2', seg(2));
   if (parts.length === 2 && parts[0] === 'portal' && parts[1] === 'Communication') return allow(['POST'], 'C3/C5');
   if (parts.length === 3 && parts[0] === 'portal' && parts[1] === 'Encounter') return allow(['PUT'], 'C4', seg(2));
-  throw new Refusal(404, 'not-found', `No such route: ${path} (pdesk listen serves /practice/Communication and /portal/Communication, /portal/Encounter/{id}).`);
+  throw new Fail(404, 'not-found', `No such route: ${path} (pdesk listen serves /practice/Communication and /portal/Communication, /portal/Encounter/{id}).`);
 }
 
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
@@ -144,67 +103,53 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     if (expected) {
       const got = req.headers.authorization;
       if (typeof got !== 'string' || !timingSafeEqual(digest(got), expected))
-        throw new Refusal(401, 'login', 'This receiver needs Authorization: Bearer <token>.', undefined, {
+        throw new Fail(401, 'login', 'This receiver needs Authorization: Bearer <token>.', undefined, {
           'www-authenticate': 'Bearer realm="pdesk-listen"',
         });
     }
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
     const { op, param } = route(method, path);
-    if (buf === 'too-large') throw new Refusal(413, 'too-costly', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    const allowed = method === 'PATCH' ? PATCH_TYPES : BODY_TYPES;
-    if (!allowed.has(type))
-      throw new Refusal(415, 'not-supported', `Content-Type ${type || '(none)'} is not supported on ${method} ${path}; use ${[...allowed].join(' or ')}.`);
+    if (buf === 'too-large') throw new Fail(413, 'too-costly', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    checkContentType(method, path, req.headers['content-type']);
     const text = buf.toString('utf8');
-    if (text.trim() === '') throw new Refusal(400, 'required', 'The request body is empty.', '$');
+    if (text.trim() === '') throw new Fail(400, 'required', 'The request body is empty.', '$');
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (e) {
-      throw new Refusal(400, 'invalid', `The request body is not valid JSON: ${(e as Error).message}.`, '$');
+      throw new Fail(400, 'invalid', `The request body is not valid JSON: ${(e as Error).message}.`, '$');
     }
 
     switch (op) {
       case 'C1':
         return receiveMessage('C1', body);
       case 'C3/C5': {
-        const kind = communicationKind(body);
-        if (kind === 'notification') {
-          const n = validate(Notification, body, 'notification');
-          const record = notificationRecord('received', n);
-          await store.append([record]);
-          return { status: 201, body: n, record };
-        }
-        if (kind === 'chat') return receiveMessage('C3', body);
-        const has = Array.isArray((body as { category?: unknown })?.category);
-        throw new Refusal(
-          400,
-          'invalid',
-          `Invalid Communication at $.category: ${has ? 'no coding with code chat or notification' : 'required field is missing'}.`,
-          '$.category',
-        );
+        if (portalCommunicationKind(body) === 'chat') return receiveMessage('C3', body);
+        const n = validate(Notification, body, 'notification');
+        const record = notificationRecord('received', n);
+        await store.append([record]);
+        return { status: 201, body: n, record };
       }
       case 'C2':
       case 'C2?': {
         let id = param;
         if (op === 'C2?') {
           const token = query.get('identifier');
-          if (!token) throw new Refusal(400, 'required', 'A conditional patch needs the search parameter identifier=<system>|<value>.', 'identifier');
+          if (!token) throw new Fail(400, 'required', 'A conditional patch needs the search parameter identifier=<system>|<value>.', 'identifier');
           id = token.slice(token.indexOf('|') + 1);
-          if (!id) throw new Refusal(400, 'invalid', `The identifier "${token}" has no value.`, 'identifier');
+          if (!id) throw new Fail(400, 'invalid', `The identifier "${token}" has no value.`, 'identifier');
         }
         const marker = validate(ReadMarker, body, 'read marker');
         marker.forEach((m, i) => {
           if (!EXTENSION_PATH.test(m.path))
-            throw new Refusal(400, 'invalid', `Invalid read marker at $[${i}].path: expected /recipient/<n>/extension, not ${m.path}.`, `$[${i}].path`);
+            throw new Fail(400, 'invalid', `Invalid read marker at $[${i}].path: expected /recipient/<n>/extension, not ${m.path}.`, `$[${i}].path`);
         });
         const record = readRecord('received', id!, marker, store.view.threadOfMessage(id!));
         await store.append([record]);
         return { status: 200, body: makeOutcome('informational', `Read marker for Communication ${id} recorded.`, 'information'), record };
       }
       case 'C4': {
-        const enc = validate(EncounterClose, body, 'Encounter');
-        if (enc.id !== param) throw new Refusal(400, 'invalid', `The Encounter id ${enc.id} differs from the id in the path (${param}).`, '$.id');
+        const enc = validateClose(body, param!);
         if (store.view.isClosed(param!)) {
           await store.sync(); // the close the view shows may still be on its way to the disk
           return { status: 200, body: enc };
@@ -225,7 +170,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     const m = validate(ChatCommunication, body, 'Communication');
     const thread = threadOfMessage(m);
     if (store.view.isClosed(thread) || closing.has(thread))
-      throw new Refusal(409, 'conflict', `Chat ${thread} is closed: it accepts no new messages.`, '$.encounter.identifier[0].value');
+      throw new Fail(409, 'conflict', `Chat ${thread} is closed: it accepts no new messages.`, '$.encounter.identifier[0].value');
     const location = { location: `Communication/${encodeURIComponent(m.id)}` };
     if (store.view.hasMessage(m.id)) {
       // The view is read from the file: the stored copy may be one whose writer has not finished its fsync
@@ -242,7 +187,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const server = createServer((req, res: ServerResponse) => {
     const done = handle(req)
       .catch((e: unknown): Answer => {
-        if (e instanceof Refusal) return { status: e.status, body: makeOutcome(e.code, e.diagnostics, 'error', e.expression), headers: e.headers };
+        if (e instanceof Fail) return { status: e.status, body: e.outcome, headers: e.headers };
         log(`pdesk listen: could not store ${req.method} ${req.url}: ${(e as Error)?.message ?? String(e)}`);
         return { status: 500, body: makeOutcome('exception', 'The message could not be stored; it was not accepted. Send it again later.') };
       })

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { makeOutcome } from '../core/outcome.js';
 import * as appointments from './appointments.js';
 import * as chat from './chat.js';
-import { Fail, type Handler, type Reply, type SandboxRequest, type World } from './http.js';
+import { checkContentType, decodeSegment, FHIR_JSON, Fail, type Handler, MAX_BODY_BYTES, readBody, type Reply, type SandboxRequest, type World } from './http.js';
 import * as medication from './medication.js';
 import { Pushes } from './pushes.js';
 import { seedState } from './seed.js';
@@ -71,10 +71,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export const FHIR_JSON = 'application/fhir+json';
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
-const BODY_TYPES = new Set(['application/fhir+json', 'application/json']);
-const PATCH_TYPES = new Set(['application/json-patch+json', 'application/fhir+json', 'application/json']);
+export { FHIR_JSON, MAX_BODY_BYTES } from './http.js';
 
 interface Route {
   /** `/practice/Communication/{id}` split in segments; `{name}` captures one. */
@@ -110,13 +107,8 @@ function match(table: Route[], path: string): { route: Route; params: Record<str
     const params: Record<string, string> = {};
     for (let i = 0; i < parts.length; i++) {
       const seg = r.segments[i]!;
-      if (seg.startsWith('{')) {
-        try {
-          params[seg.slice(1, -1)] = decodeURIComponent(parts[i]!);
-        } catch {
-          throw new Fail(400, 'invalid', `The path segment "${parts[i]}" is not valid percent-encoding.`);
-        }
-      } else if (seg !== parts[i]) continue outer;
+      if (seg.startsWith('{')) params[seg.slice(1, -1)] = decodeSegment(parts[i]!);
+      else if (seg !== parts[i]) continue outer;
     }
     return { route: r, params };
   }
@@ -135,22 +127,6 @@ function prng(seed: number): () => number {
   };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(tooLarge ? 'too-large' : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-const mediaType = (h: string | undefined) => (h ?? '').split(';')[0]!.trim().toLowerCase();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function send(res: ServerResponse, reply: Reply): void {
@@ -220,10 +196,7 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     }
     if (buf === 'too-large') throw new Fail(413, 'too-costly', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-      const type = mediaType(req.headers['content-type']);
-      const allowed = method === 'PATCH' ? PATCH_TYPES : BODY_TYPES;
-      if (!allowed.has(type))
-        throw new Fail(415, 'not-supported', `Content-Type ${type || '(none)'} is not supported on ${method} ${path}; use ${[...allowed].join(' or ')}.`);
+      checkContentType(method, path, req.headers['content-type']);
       if (jsonError !== undefined) throw new Fail(400, 'invalid', `The request body is not valid JSON: ${jsonError}.`, '$');
       if (body === undefined) throw new Fail(400, 'required', 'The request body is empty.', '$');
     }
