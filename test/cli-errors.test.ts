@@ -107,6 +107,20 @@ describe('usage and configuration errors', () => {
     expect(received).toHaveLength(0);
   });
 
+  it.each([
+    [['slots', 'lst'], "pdesk: Unknown command 'lst': did you mean list?"],
+    [['slot', 'list'], "pdesk: Unknown command 'slot': did you mean slots?"],
+    // A misspelt required option is named as unknown, not reported as the required one missing.
+    [['slots', 'list', '--servce-category', GP, '--from', 'today', '--to', 'today'], "pdesk: Unknown option '--servce-category': did you mean --service-category?"],
+    [['appointment-types', 'list', '--service-category', 'gp', '--limt', '3'], "pdesk: Unknown option '--limt': did you mean --limit?"],
+  ])('a typo %j exits 2 with one sentence and the suggestion on it', async (args, first) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')).toEqual([first, '  Run with --help for usage.', '']);
+    expect(r.stdout).toBe('');
+    expect(received).toHaveLength(0);
+  });
+
   it('an unknown key in a profile file exits 3 naming the key', async () => {
     const file = join(configDir, 'typo.json');
     writeFileSync(file, JSON.stringify({ ...profile(), practise: {} }));

@@ -2,7 +2,7 @@
  * What every command action gets: the global options, the profile and client (loaded lazily, so `--help` and
  * usage errors cost nothing), verbose logging, and `emit` for the chosen output format.
  */
-import type { Command } from 'commander';
+import { type Command, CommanderError, type Option } from 'commander';
 import type { PdeskClient } from '../core/client.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
@@ -108,6 +108,23 @@ export class Context {
   }
 }
 
+/** Options declared with requiredOption, checked by `action` instead of commander (see deferRequiredOptions). */
+const required = new WeakSet<Option>();
+
+/**
+ * commander checks required options before unknown ones, so a misspelt `--servce-category x` would be reported
+ * as a missing `--service-category`. Required options of `cmd` and its subcommands are checked in `action`
+ * instead, which runs after commander has rejected unknown options (with its "did you mean" suggestion).
+ */
+export function deferRequiredOptions(cmd: Command): void {
+  for (const o of cmd.options) {
+    if (!o.mandatory) continue;
+    o.mandatory = false;
+    required.add(o);
+  }
+  for (const sub of cmd.commands) deferRequiredOptions(sub);
+}
+
 export type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<void> | void;
 
 /**
@@ -117,6 +134,9 @@ export type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<
 export function action<A extends unknown[]>(fn: Action<A>) {
   return async (...raw: unknown[]) => {
     const cmd = raw[raw.length - 1] as Command;
+    for (const o of cmd.options)
+      if (required.has(o) && cmd.getOptionValue(o.attributeName()) === undefined)
+        throw new CommanderError(1, 'commander.missingMandatoryOptionValue', `error: required option '${o.flags}' not specified`);
     const ctx = new Context(cmd);
     let root: Command = cmd;
     while (root.parent) root = root.parent;

@@ -8,7 +8,7 @@ import { ExitCode, PdeskError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { commands } from './commands/index.js';
-import type { Context } from './context.js';
+import { type Context, deferRequiredOptions } from './context.js';
 
 export const VERSION = '0.1.0';
 
@@ -30,13 +30,15 @@ export function buildProgram(): Command {
     const cmd = make();
     cmd.copyInheritedSettings(program);
     for (const sub of cmd.commands) sub.copyInheritedSettings(program);
+    deferRequiredOptions(cmd);
     program.addCommand(cmd);
   }
   return program;
 }
 
 function commanderMessage(e: CommanderError): string {
-  const m = e.message.replace(/^error:\s*/, '');
+  // One sentence: commander puts its suggestion on a line of its own, "\n(Did you mean list?)".
+  const m = e.message.replace(/^error:\s*/, '').replace(/\s*\n\s*\(Did you mean ([^)]*)\)\s*$/, ': did you mean $1');
   const sentence = m.charAt(0).toUpperCase() + m.slice(1);
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
