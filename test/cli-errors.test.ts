@@ -121,6 +121,19 @@ describe('usage and configuration errors', () => {
     expect(received).toHaveLength(0);
   });
 
+  it('a command group without its subcommand prints its help on stderr and exits 2', async () => {
+    for (const group of ['slots', 'profile', 'chat']) {
+      const r = await run([group]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`Usage: pdesk ${group} [options] [command]`);
+      expect(r.stderr).toMatch(/^Commands:$/m);
+      expect(r.stdout).toBe('');
+    }
+    const help = await run(['slots', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: pdesk slots [options] [command]');
+  });
+
   it('an unknown key in a profile file exits 3 naming the key', async () => {
     const file = join(configDir, 'typo.json');
     writeFileSync(file, JSON.stringify({ ...profile(), practise: {} }));

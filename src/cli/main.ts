@@ -25,7 +25,8 @@ export function buildProgram(): Command {
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .showHelpAfterError(false)
     .exitOverride()
-    .configureOutput({ writeErr: () => undefined, outputError: () => undefined });
+    // Errors are printed by reportError as one sentence; help asked for by a missing subcommand goes to stderr.
+    .configureOutput({ outputError: () => undefined });
   for (const make of commands) {
     const cmd = make();
     cmd.copyInheritedSettings(program);
@@ -51,7 +52,9 @@ export function reportError(e: unknown, verbose: boolean): number {
     return ExitCode.ok;
   }
   if (e instanceof CommanderError) {
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.ok;
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.ok;
+    // A command group without its subcommand (`pdesk slots`): commander printed its help on stderr.
+    if (e.code === 'commander.help') return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     write(`pdesk: ${commanderMessage(e)}`);
     write('  Run with --help for usage.');
     return ExitCode.usage;
