@@ -2,11 +2,15 @@
  * The profile-aware client (src/core/client.ts) and authentication (src/core/auth.ts) over real HTTP to a tiny
  * node:http server on port 0: what an error carries when a server echoes a credential back, and each auth kind.
  */
+import { createVerify, generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PdeskClient } from '../src/core/client.js';
-import { ContractError, HttpError } from '../src/core/errors.js';
+import { ConfigError, ContractError, ExitCode, HttpError, PdeskError } from '../src/core/errors.js';
 import { validateProfile } from '../src/profiles/store.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -104,5 +108,94 @@ describe('a credential in a profile header', () => {
     });
     const e = (await failure(client(s.url, { headers }).call('A2'))) as HttpError;
     expect(e.details[0]).toBe('key *** is not valid for ***');
+  });
+});
+
+describe('oauth2-client-credentials', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pdesk-auth-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A token endpoint at /token and a FHIR endpoint answering an empty Bundle; records every request. */
+  async function oauthServer(token: (form: URLSearchParams, res: ServerResponse) => void) {
+    const seen: Array<{ url: string; authorization?: string; form?: URLSearchParams }> = [];
+    const s = await serve((req, body, res) => {
+      if (req.url === '/token') {
+        const form = new URLSearchParams(body);
+        seen.push({ url: req.url, form });
+        return token(form, res);
+      }
+      seen.push({ url: req.url!, authorization: req.headers.authorization });
+      res.writeHead(200, { 'content-type': 'application/fhir+json' });
+      res.end(JSON.stringify({ resourceType: 'Bundle', type: 'searchset', entry: [] }));
+    });
+    return { ...s, seen };
+  }
+  const grant = (access_token: string) => (_f: URLSearchParams, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ access_token, token_type: 'Bearer', expires_in: 3600 }));
+  };
+
+  it('with a client secret: one token request, the token cached for the next calls', async () => {
+    process.env.PDESK_TEST_OAUTH_SECRET = 'client-secret-31337';
+    const s = await oauthServer(grant('access-token-1'));
+    const c = client(s.url, {
+      auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET', scope: 'system/*.read' },
+    });
+    await c.call('A2');
+    await c.call('A5');
+    expect(s.seen.map((r) => r.url)).toEqual(['/token', '/PractitionerRole', '/Appointment']);
+    expect(Object.fromEntries(s.seen[0]!.form!)).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'desk',
+      scope: 'system/*.read',
+      client_secret: 'client-secret-31337',
+    });
+    expect(s.seen[1]!.authorization).toBe('Bearer access-token-1');
+    expect(s.seen[2]!.authorization).toBe('Bearer access-token-1');
+  });
+
+  it('with a private key: an RS256 client assertion for the token URL, signed by that key', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const keyFile = join(dir, 'client.pem');
+    writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const s = await oauthServer(grant('access-token-2'));
+    await client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk-jwt', privateKeyFile: keyFile } }).call('A2');
+    const form = s.seen[0]!.form!;
+    expect(form.get('client_assertion_type')).toBe('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    expect(form.get('client_secret')).toBeNull();
+    const [h, p, sig] = form.get('client_assertion')!.split('.');
+    expect(createVerify('RSA-SHA256').update(`${h}.${p}`).verify(publicKey, Buffer.from(sig!, 'base64url'))).toBe(true);
+    const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    expect(claims).toMatchObject({ iss: 'desk-jwt', sub: 'desk-jwt', aud: `${s.url}/token` });
+    expect(claims.exp - claims.iat).toBe(300);
+    expect(s.seen[1]!.authorization).toBe('Bearer access-token-2');
+  });
+
+  it("a refused token request gives the server's reason, with the secret it quotes redacted (exit 3)", async () => {
+    process.env.PDESK_TEST_OAUTH_SECRET2 = 'client-secret-8086';
+    const s = await oauthServer((form, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'invalid_client', error_description: `unknown secret ${form.get('client_secret')}` }));
+    });
+    const e = (await failure(
+      client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET2' } }).call('A2'),
+    )) as PdeskError;
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.message).toBe('The OAuth2 token request for practice failed: HTTP 401 Unauthorized.');
+    expect(e.details).toEqual(['invalid_client: unknown secret ***', `token URL: ${s.url}/token`]);
+    expect(s.seen.map((r) => r.url)).toEqual(['/token']);
+  });
+
+  it('a token server answering 5xx is a server error (exit 5), its text excerpted', async () => {
+    process.env.PDESK_TEST_OAUTH_SECRET3 = 'client-secret-6502';
+    const s = await oauthServer((_f, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('maintenance\u001b[31m until noon');
+    });
+    const e = (await failure(
+      client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET3' } }).call('A2'),
+    )) as PdeskError;
+    expect(e.exitCode).toBe(ExitCode.server);
+    expect(e.details[0]).toBe('maintenance until noon');
   });
 });

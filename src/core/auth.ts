@@ -6,8 +6,8 @@ import { createSign, randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import type { AuthConfig } from '../profiles/schema.js';
 import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
-import { ConfigError, NetworkError, statusLine } from './errors.js';
-import { registerSecret } from './redact.js';
+import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
+import { redact, registerSecret } from './redact.js';
 
 const oauthCache = new Map<string, { token: string; expiresAt: number }>();
 
@@ -21,6 +21,18 @@ function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): st
   const payload = b64url(JSON.stringify({ iss: clientId, sub: clientId, aud: tokenUrl, jti: randomUUID(), iat: now, exp: now + 300 }));
   const signature = createSign('RSA-SHA256').update(`${header}.${payload}`).sign(keyPem);
   return `${header}.${payload}.${b64url(signature)}`;
+}
+
+/** `invalid_client: Client authentication failed` from an OAuth2 error body, else a short excerpt of it. */
+function oauthReason(text: string): string {
+  try {
+    const b = JSON.parse(text) as { error?: unknown; error_description?: unknown };
+    if (typeof b?.error === 'string')
+      return excerpt(typeof b.error_description === 'string' ? `${b.error}: ${b.error_description}` : b.error);
+  } catch {
+    /* not JSON */
+  }
+  return excerpt(text);
 }
 
 async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-credentials' }>, what: string): Promise<string> {
@@ -46,7 +58,14 @@ async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-crede
     throw new NetworkError(`Cannot reach the OAuth2 token URL ${auth.tokenUrl}.`, [String((e as Error).message)]);
   }
   const text = await res.body.text();
-  if (res.statusCode !== 200) throw new ConfigError(`The OAuth2 token request for ${what} failed: ${statusLine(res.statusCode)}.`);
+  if (res.statusCode !== 200) {
+    // The server's reason (RFC 6749 §5.2 `error`, `error_description`), else an excerpt; redacted, since it may
+    // quote what was sent. A 4xx is the profile's credentials (exit 3), a 5xx the token server (exit 5).
+    const details = [redact(oauthReason(text)), `token URL: ${auth.tokenUrl}`].filter(Boolean);
+    const message = `The OAuth2 token request for ${what} failed: ${statusLine(res.statusCode)}.`;
+    if (res.statusCode >= 500) throw new PdeskError(message, ExitCode.server, details);
+    throw new ConfigError(message, details);
+  }
   let body: { access_token?: string; expires_in?: number };
   try {
     body = JSON.parse(text);
