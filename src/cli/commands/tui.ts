@@ -34,6 +34,9 @@ export function tuiCommand(): Command {
         }
         // Ink decides once, when it loads, that a CI environment gets no live frames (is-in-ci); this is an
         // operator at a terminal (checked above), so hide CI markers while Ink loads, then put them back.
+        // --no-color and NO_COLOR (cli.md): Ink's chalk reads `--no-color` from argv but not NO_COLOR, so say it
+        // with FORCE_COLOR=0, which chalk reads once when it loads.
+        if (!ctx.color) process.env.FORCE_COLOR = '0';
         const ciVars = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
         const saved = ciVars.map((k) => [k, process.env[k]] as const);
         for (const k of ciVars) delete process.env[k];
