@@ -146,6 +146,30 @@ describe('journal', () => {
     expect(j.rows.state(4)).toBe(RowState.sending);
   });
 
+  it('a row left uncertain stays uncertain when a --resend-uncertain run journals it and stops before sending it', async () => {
+    const path = join(tmp(), 'j.ndjson');
+    const w = await JournalWriter.open(path, header);
+    await w.append(JSON.stringify({ run: 'r1', boot: bootId(), pid: 1 }));
+    for (const [row, state] of [[1, 'unknown'], [2, 'started'], [3, 'failed'], [4, 'unknown']] as const) {
+      await w.record({ row, hash: rowHash([String(row)]), state: 'sending' });
+      await w.record({ row, hash: rowHash([String(row)]), state });
+    }
+    // Run 2 (--resend-uncertain, same boot): rows 1–3 journaled, then Ctrl-C (1, 3) or a kill (2) before their requests.
+    await w.append(JSON.stringify({ run: 'r2', boot: bootId(), pid: 2 }));
+    for (const row of [1, 2, 3, 4]) await w.record({ row, hash: rowHash([String(row)]), state: 'sending' });
+    await w.record({ row: 1, hash: rowHash(['1']), state: 'cancelled' });
+    await w.record({ row: 3, hash: rowHash(['3']), state: 'cancelled' });
+    w.note({ row: 4, hash: rowHash(['4']), state: 'started' });
+    await w.record({ row: 4, hash: rowHash(['4']), state: 'ok' });
+    await w.close();
+    const j = await loadJournal(base(path));
+    expect(j.rows.state(1)).toBe(RowState.unknown);
+    expect(j.rows.state(2)).toBe(RowState.started);
+    expect(isUncertain(j.rows.state(1)) && isUncertain(j.rows.state(2))).toBe(true);
+    expect(j.rows.state(3)).toBe(RowState.none); // a definite failure, not started again: sent by the next run
+    expect(j.rows.state(4)).toBe(RowState.ok);
+  });
+
   it('refuses a journal of another template, and a file that is not a journal', async () => {
     const path = join(tmp(), 'j.ndjson');
     const w = await JournalWriter.open(path, header);

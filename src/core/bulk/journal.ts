@@ -235,6 +235,8 @@ async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
   let lineNo = 0;
   const boot = bootId();
   let sameBoot = false;
+  /** Rows journaled `sending` with no later record yet, and their state before it. */
+  const before = new Map<number, RowStateValue>();
   const input = createReadStream(o.path, { end: Math.max(0, size - 1), highWaterMark: 256 * 1024 });
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
@@ -256,7 +258,18 @@ async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
       if (skippedLines <= 3) o.warn(`warning: line ${lineNo} of the journal ${o.path} is not a journal record; it is ignored.`);
       continue;
     }
-    if (state === RowState.sending && sameBoot) state = RowState.queued;
+    if (state === RowState.sending) {
+      const prev = rows.state(rec.row);
+      before.set(rec.row, prev);
+      // A row an earlier run may have delivered stays uncertain until an outcome is recorded: a rerun with
+      // --resend-uncertain that journaled it and then stopped before its request does not make it "never sent".
+      if (isUncertain(prev)) state = prev;
+      else if (sameBoot) state = RowState.queued;
+    } else if (rec.state === 'cancelled') {
+      const prev = before.get(rec.row);
+      if (prev !== undefined && isUncertain(prev)) state = prev;
+      before.delete(rec.row);
+    } else before.delete(rec.row);
     rows.set(rec.row, state, rec.hash);
   }
   return { rows, header, skippedLines };
