@@ -209,6 +209,16 @@ describe('pdesk listen', () => {
     expect(line).not.toMatch(/\u001b/);
   });
 
+  it('--json lines escape C1 controls and DEL in pushed text (valid JSON, same text)', async () => {
+    listener = await startListen(dir, ['--json']);
+    const text = 'csi \u009b2J del \u007f end';
+    expect((await call(`${listener.url}/portal/Communication`, 'POST', chat('c-9', 'enc-1', text))).status).toBe(201);
+    const [line] = await listener.waitForLines(1);
+    expect(line).not.toMatch(/[\u007f-\u009f]/);
+    expect(line).toContain('\\u009b2J');
+    expect(JSON.parse(line!).resource.payload[0].contentString).toBe(text);
+  });
+
   it('bad options exit 2 and a port in use exits 2 naming it', async () => {
     const bad = await runCli(['listen', '--port', 'abc'], { configDir: dir });
     expect(bad.code).toBe(2);

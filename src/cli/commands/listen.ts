@@ -5,6 +5,7 @@
  */
 import { Command } from 'commander';
 import { action } from '../context.js';
+import { safeJson } from '../output.js';
 
 interface ListenOptions {
   port: string;
@@ -51,7 +52,8 @@ export function listenCommand(): Command {
             host: opts.host,
             store,
             token,
-            onRecord: (r) => ctx.out(format === 'table' ? describeRecord(r) : JSON.stringify(r)),
+            // Pushed text is untrusted: NDJSON lines escape DEL and C1 controls too (safeJson).
+            onRecord: (r) => ctx.out(format === 'table' ? describeRecord(r) : safeJson(r)),
             log: (line) => ctx.err(line),
           });
         } catch (e) {
