@@ -31,6 +31,8 @@ export interface Desk {
   run<T>(label: string, fn: (signal: AbortSignal) => Promise<T>, o?: { okText?: (value: T) => string }): Promise<TaskResult<T>>;
   /** Abandon every running task. */
   abort(): void;
+  /** True while a task started with `run` has not finished (read at key time, not from a render). */
+  running(): boolean;
   info(text: string): void;
   ok(text: string): void;
   /** Show an error in the status line: a PdeskError as message + detail lines (joined), or a plain sentence. */
@@ -198,6 +200,7 @@ export function DeskProvider(p: DeskProviderProps) {
       client,
       run,
       abort,
+      running: () => controllers.current.size > 0,
       info: (t) => setMsg('info', t),
       ok: (t) => setMsg('ok', t),
       error: (e) => setMsg('error', errorText(e)),

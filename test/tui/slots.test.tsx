@@ -63,6 +63,25 @@ describe('Slots screen', () => {
     expect(desk.frame()).not.toContain(first);
   });
 
+  it('while the booking is on its way the form cannot be reviewed and sent a second time', async () => {
+    desk = await openDesk({ sandbox: { latencyMs: 400 } });
+    await toSlots(desk);
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.type('pat-twice');
+    await desk.press(KEY.enter, KEY.enter, KEY.enter);
+    await desk.waitFor('Book? POST Appointment (A6)');
+    await desk.press('y');
+    await desk.waitFor('Booking (A6)');
+    // The form is back while the request runs: Enter to its last field and y again must send nothing.
+    await desk.press(KEY.enter, KEY.enter, KEY.enter, 'y');
+    await desk.waitFor('Booked appointment', 5000);
+    await new Promise((r) => setTimeout(r, 600));
+    const posts = desk.sandbox.received.filter((r) => r.method === 'POST' && /Appointment$/.test(r.path));
+    expect(posts).toHaveLength(1);
+    expect(desk.frame()).not.toContain('409');
+  });
+
   it('keeps the form and shows the OperationOutcome in the status line when the server refuses', async () => {
     desk = await openDesk();
     await toSlots(desk);

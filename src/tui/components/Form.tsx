@@ -6,6 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import React, { useRef } from 'react';
+import { useDesk } from '../desk.js';
 import { fit } from '../format.js';
 import { useKeys, useRefState } from '../keys.js';
 import { EDIT_KEYS, editLine, lineView } from './line-editor.js';
@@ -42,6 +43,7 @@ export interface FormProps {
 }
 
 export function Form(p: FormProps) {
+  const desk = useDesk();
   const [focus, setFocus, focusRef] = useRefState(0);
   const [cursors, setCursors, cursorsRef] = useRefState<Record<string, number>>({});
   const active = p.active ?? true;
@@ -80,7 +82,13 @@ export function Form(p: FormProps) {
         keys: ['enter'],
         label: last ? p.submitLabel ?? 'submit' : 'next',
         help: 'next field; on the last field submit',
-        run: () => (current().last ? p.onSubmit(valuesRef.current) : move(1)),
+        run: () => {
+          if (!current().last) return move(1);
+          // While a request runs (e.g. the booking this form just reviewed) the form cannot be sent again:
+          // a second review and `y` would repeat a request that must not be repeated.
+          if (desk.running()) return;
+          p.onSubmit(valuesRef.current);
+        },
       },
       { keys: ['tab', 'down'], label: 'field', help: 'next field', run: () => move(1) },
       { keys: ['shift-tab', 'up'], help: 'previous field', run: () => move(-1) },
