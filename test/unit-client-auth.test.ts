@@ -3,8 +3,11 @@
  * node:http server on port 0: what an error carries when a server echoes a credential back, and each auth kind.
  */
 import { createVerify, generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -197,5 +200,40 @@ describe('oauth2-client-credentials', () => {
     )) as PdeskError;
     expect(e.exitCode).toBe(ExitCode.server);
     expect(e.details[0]).toBe('maintenance until noon');
+  });
+});
+
+describe('TLS files (private CA, client certificate)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pdesk-tls-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const f = (name: string) => join(dir, name);
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+
+  it('apply to the API calls and to the OAuth2 token URL of the party', async () => {
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=pdesk test CA');
+    writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1\n');
+    for (const [name, cn] of [['server', '127.0.0.1'], ['client', 'desk']] as const) {
+      ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
+      ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', '-extfile', 'ext');
+    }
+    const seen: string[] = [];
+    const server = createHttpsServer(
+      { key: readFileSync(f('server.key')), cert: readFileSync(f('server.pem')), ca: readFileSync(f('ca.pem')), requestCert: true, rejectUnauthorized: true },
+      (req, res) => {
+        seen.push(`${req.url} ${(req.socket as TLSSocket).getPeerCertificate().subject?.CN} ${req.headers.authorization ?? ''}`.trim());
+        req.resume().on('end', () => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(req.url === '/token' ? { access_token: 'tls-access-token', expires_in: 600 } : { resourceType: 'Bundle', entry: [] }));
+        });
+      },
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    open.push({ close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) });
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const tls = { caFile: f('ca.pem'), certFile: f('client.pem'), keyFile: f('client.key') };
+    process.env.PDESK_TEST_TLS_SECRET = 'client-secret-tls';
+    await client(url, { tls }).call('A2');
+    await client(url, { tls, auth: { type: 'oauth2-client-credentials', tokenUrl: `${url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_TLS_SECRET' } }).call('A5');
+    expect(seen).toEqual(['/PractitionerRole desk', '/token desk', '/Appointment desk Bearer tls-access-token']);
   });
 });

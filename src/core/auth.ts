@@ -3,11 +3,13 @@
  * credentials (client secret or private-key JWT), the token cached until shortly before it expires.
  */
 import { createSign, randomUUID } from 'node:crypto';
-import { request } from 'undici';
+import { rootCertificates } from 'node:tls';
+import { Agent, request } from 'undici';
 import type { AuthConfig } from '../profiles/schema.js';
 import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
 import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { redact, registerSecret } from './redact.js';
+import type { TlsFiles } from './transport.js';
 
 const oauthCache = new Map<string, { token: string; expiresAt: number }>();
 
@@ -35,7 +37,7 @@ function oauthReason(text: string): string {
   return excerpt(text);
 }
 
-async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-credentials' }>, what: string): Promise<string> {
+async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-credentials' }>, what: string, tls?: TlsFiles): Promise<string> {
   const key = `${auth.tokenUrl}|${auth.clientId}|${auth.scope ?? ''}`;
   const cached = oauthCache.get(key);
   if (cached && cached.expiresAt > Date.now() + 30_000) return cached.token;
@@ -46,18 +48,28 @@ async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-crede
     form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
     form.set('client_assertion', clientAssertion(auth.clientId, auth.tokenUrl, readPemFile(auth.privateKeyFile, 'private key')));
   }
+  // The party's TLS setting (extra CA, client certificate) applies to its token URL too: a deployment with a
+  // private CA usually serves both from it, and a certificate-bound client (RFC 8705) needs its certificate.
+  const dispatcher =
+    tls && (tls.ca || tls.cert)
+      ? new Agent({ connect: { ...(tls.ca ? { ca: [...rootCertificates, tls.ca] } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) } })
+      : undefined;
   let res;
+  let text: string;
   try {
     res = await request(auth.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
       signal: AbortSignal.timeout(30_000),
+      ...(dispatcher ? { dispatcher } : {}),
     });
+    text = await res.body.text();
   } catch (e) {
-    throw new NetworkError(`Cannot reach the OAuth2 token URL ${auth.tokenUrl}.`, [String((e as Error).message)]);
+    throw new NetworkError(`Cannot reach the OAuth2 token URL ${auth.tokenUrl}.`, [redact(String((e as Error).message))]);
+  } finally {
+    void dispatcher?.close();
   }
-  const text = await res.body.text();
   if (res.statusCode !== 200) {
     // The server's reason (RFC 6749 §5.2 `error`, `error_description`), else an excerpt; redacted, since it may
     // quote what was sent. A 4xx is the profile's credentials (exit 3), a 5xx the token server (exit 5).
@@ -79,7 +91,7 @@ async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-crede
 }
 
 /** The Authorization header for a party's auth config, or none. */
-export async function authHeader(auth: AuthConfig | undefined, what: string): Promise<string | undefined> {
+export async function authHeader(auth: AuthConfig | undefined, what: string, tls?: TlsFiles): Promise<string | undefined> {
   if (!auth || auth.type === 'none') return undefined;
   switch (auth.type) {
     case 'bearer': {
@@ -97,6 +109,6 @@ export async function authHeader(auth: AuthConfig | undefined, what: string): Pr
       return `Basic ${encoded}`;
     }
     case 'oauth2-client-credentials':
-      return `Bearer ${await oauthToken(auth, what)}`;
+      return `Bearer ${await oauthToken(auth, what, tls)}`;
   }
 }

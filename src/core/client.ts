@@ -113,7 +113,7 @@ export class PdeskClient {
       setHeader(h, k, v);
     }
     if (contentType) setHeader(h, 'content-type', contentType);
-    const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party);
+    const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party, this.tls(party));
     if (auth) setHeader(h, 'authorization', auth);
     return h;
   }
