@@ -145,6 +145,23 @@ describe('thread store', () => {
     await fresh.close();
   });
 
+  it('keeps a whole record that a repair record follows (a writer that saw the file mid-write of another process)', async () => {
+    const path = threadStorePath(dir, 'p');
+    mkdirSync(dirname(path), { recursive: true });
+    // What a writer leaves when it read the size while another process's write was still going in: the other
+    // line is whole, then an empty line and a needless repair record, then the writer's own record.
+    writeFileSync(
+      path,
+      `${JSON.stringify(messageRecord('C3', 'received', chat('m1', 'enc-1', 'acknowledged')))}\n` +
+        `\n${JSON.stringify({ v: 1, kind: 'repair', at: '2026-11-22T10:00:00.000Z', note: 'x' })}\n` +
+        `${JSON.stringify(messageRecord('C1', 'sent', chat('m2', 'enc-1', 'next')))}\n`,
+    );
+    const store = openThreadStore(dir, 'p');
+    expect((await store.load()).messages('enc-1')!.map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect(store.warnings).toEqual([]);
+    await store.close();
+  });
+
   it('warns about a corrupt line in the middle and goes on', async () => {
     const path = threadStorePath(dir, 'p');
     mkdirSync(dirname(path), { recursive: true });

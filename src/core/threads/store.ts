@@ -62,7 +62,7 @@ export class ThreadStore {
   /** Bytes of the file already read into the view. */
   private offset = 0;
   private lineNo = 0;
-  /** The last line read, applied once the next line shows it is not a torn fragment a repair record ends. */
+  /** The last line read (applied once the next line is read). */
   private held?: StoreRecord | LoadedMessage;
   private loaded = false;
   private reading = false;
@@ -249,8 +249,9 @@ export class ThreadStore {
         }
       }
       if (record?.kind === 'repair') {
-        // The line before it is a fragment torn by a crash, which its writer found and ended: skip it.
-        this.held = undefined;
+        // The line before it is a fragment torn by a crash, which its writer found and ended: skip it without a
+        // warning. A whole record before it is kept: a writer in another process can see the file mid-write
+        // (its size grows page by page) and add a repair record after a line that was complete after all.
         this.badLine = undefined;
         continue;
       }
