@@ -299,6 +299,30 @@ describe('secrets', () => {
   });
 });
 
+describe('--dry-run output', () => {
+  it('escapes C1 controls that came from the server (a reorder is built from an M2 read)', async () => {
+    const display = 'Metformin \u009b2J tablet';
+    handler = (req, res) =>
+      req.method === 'GET'
+        ? send(res, 200, {
+            resourceType: 'MedicationRequest',
+            id: 'mr-1',
+            status: 'active',
+            intent: 'order',
+            medicationReference: { reference: 'Medication/med-1', display },
+            subject: { reference: 'Patient/pat-1' },
+            authoredOn: '2026-02-01T10:00:00Z',
+          })
+        : res.writeHead(500).end();
+    const r = await run(['medications', 'order', '--reorder', 'mr-1', '--quantity', '30', '--pharmacy', 'ph-1', '--dry-run']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u007f-\u009f]/);
+    expect(r.json().body.medicationReference.display).toBe(display);
+    expect(received.map((q) => q.method)).toEqual(['GET']);
+  });
+});
+
 describe('retries', () => {
   it('a GET is retried on 503, visible in --verbose', async () => {
     let n = 0;

@@ -8,6 +8,7 @@ import { ExitCode, PdeskError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { commands } from './commands/index.js';
+import { safeJson } from './output.js';
 import { type Context, deferRequiredOptions } from './context.js';
 
 export const VERSION = '0.1.0';
@@ -48,7 +49,8 @@ function commanderMessage(e: CommanderError): string {
 export function reportError(e: unknown, verbose: boolean): number {
   const write = (line: string) => process.stderr.write(`${redact(sanitize(line, true))}\n`);
   if (e instanceof PdeskError && e.name === 'DryRunResult') {
-    process.stdout.write(`${JSON.stringify((e as PdeskError & { request: unknown }).request, null, 2)}\n`);
+    // The body may carry server text (a reorder is built from an M2 read): escaped and redacted like any output.
+    process.stdout.write(`${redact(safeJson((e as PdeskError & { request: unknown }).request, true))}\n`);
     return ExitCode.ok;
   }
   if (e instanceof CommanderError) {
