@@ -63,6 +63,18 @@ describe('Appointments screen', () => {
     expect(desk.sandbox.received.filter((r) => r.path.endsWith('/AppointmentResponse'))).toHaveLength(0);
   });
 
+  it('Esc from the form leaves its input mistake behind: the list does not show it', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-1');
+    await desk.press('c');
+    await desk.waitFor('Cancel appointment appt-1');
+    await desk.press(KEY.down, KEY.enter);
+    await desk.waitFor('Comment must not be empty');
+    await desk.press(KEY.esc);
+    const f = await desk.waitFor('Appointments (A5)');
+    expect(f).not.toContain('Comment must not be empty');
+  });
+
   it('a refused cancellation shows the OperationOutcome and keeps the form', async () => {
     desk = await openDesk({ screen: 'appointments' });
     await desk.waitFor('appt-1');

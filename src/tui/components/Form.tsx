@@ -87,12 +87,23 @@ export function Form(p: FormProps) {
           // While a request runs (e.g. the booking this form just reviewed) the form cannot be sent again:
           // a second review and `y` would repeat a request that must not be repeated.
           if (desk.running()) return;
+          // A mistake reported for an earlier submit is stale now: the submit reports its own.
+          desk.clearStatus();
           p.onSubmit(valuesRef.current);
         },
       },
       { keys: ['tab', 'down'], label: 'field', help: 'next field', run: () => move(1) },
       { keys: ['shift-tab', 'up'], help: 'previous field', run: () => move(-1) },
-      { keys: ['esc'], label: 'cancel', help: 'close the form', run: () => p.onCancel() },
+      {
+        keys: ['esc'],
+        label: 'cancel',
+        help: 'close the form',
+        run: () => {
+          // What was wrong with the form's input does not concern the view Esc goes back to.
+          desk.clearStatus();
+          p.onCancel();
+        },
+      },
       {
         keys: ['left', 'right', 'space', 'text'],
         help: field.kind === 'choice' ? 'change the choice' : undefined,
