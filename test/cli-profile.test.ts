@@ -223,6 +223,21 @@ describe.concurrent('show, use, remove', () => {
     expect(show.stderr).toContain('Known profiles: sandbox.');
   });
 
+  it('--dry-run on import, add, use and remove exits 2 naming it and leaves the store as it was', async () => {
+    const dir = freshDir();
+    await runCli(['profile', 'import', example('sandbox')], { configDir: dir });
+    await runCli(['profile', 'import', example('practice-2.0.0')], { configDir: dir });
+    const before = readFileSync(storeFile(dir), 'utf8');
+    const add = ['--name', 'x', '--practice-url', 'http://h/p', '--portal-url', 'http://h/q', '--portal-namespace', 'a', '--practice-namespace', 'b'];
+    for (const [verb, ...args] of [['import', example('practice-1.0.0')], ['add', ...add], ['use', 'practice-2.0.0'], ['remove', 'sandbox']] as string[][]) {
+      const r = await runCli(['profile', verb!, ...args, '--dry-run'], { configDir: dir });
+      expect(r.code, verb).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`pdesk: --dry-run does not apply to profile ${verb}, which sends no request but changes the profile store; nothing was changed.`);
+      expect(r.stdout).toBe('');
+    }
+    expect(readFileSync(storeFile(dir), 'utf8')).toBe(before);
+  });
+
   it('an unknown name exits 3 with the known names (show, use, remove, --profile on a command)', async () => {
     const dir = freshDir();
     await runCli(['profile', 'import', example('sandbox')], { configDir: dir });

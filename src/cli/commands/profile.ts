@@ -52,6 +52,16 @@ async function ensurePrivate(path: string, ctx: Context): Promise<void> {
   }
 }
 
+/**
+ * `--dry-run` promises that nothing happens. These commands send no request but change the profile store, so
+ * under --dry-run they stop with a usage error instead of changing it.
+ */
+async function refuseDryRun(ctx: Context, verb: string): Promise<void> {
+  if (!ctx.dryRun) return;
+  const { UsageError } = await import('../../core/errors.js');
+  throw new UsageError(`--dry-run does not apply to profile ${verb}, which sends no request but changes the profile store; nothing was changed.`);
+}
+
 const REQUIRED_ADD = [
   ['name', '--name', 'Profile name'],
   ['practiceUrl', '--practice-url', 'Practice system base URL'],
@@ -166,6 +176,7 @@ export function profileCommand(): Command {
     .option('--default', 'make it the default profile')
     .action(
       action(async (ctx, file: string, opts: { name?: string; default?: boolean }) => {
+        await refuseDryRun(ctx, 'import');
         const { readTextArg } = await import('../options.js');
         const { ConfigError } = await import('../../core/errors.js');
         const { validateProfile, saveProfile, storePath, defaultProfileName } = await import('../../profiles/store.js');
@@ -234,6 +245,7 @@ export function profileCommand(): Command {
     .argument('<name>', 'profile name')
     .action(
       action(async (ctx, name: string) => {
+        await refuseDryRun(ctx, 'use');
         const { setDefaultProfile } = await import('../../profiles/store.js');
         await setDefaultProfile(name);
         ctx.emitOne({ ok: true, default: name }, () => `Default profile is now "${name}".`);
@@ -246,6 +258,7 @@ export function profileCommand(): Command {
     .argument('<name>', 'profile name')
     .action(
       action(async (ctx, name: string) => {
+        await refuseDryRun(ctx, 'remove');
         const { removeProfile, defaultProfileName } = await import('../../profiles/store.js');
         await removeProfile(name);
         const def = defaultProfileName();
@@ -272,6 +285,7 @@ export function profileCommand(): Command {
     .option('--force', 'replace a profile of the same name')
     .action(
       action(async (ctx, opts: AddOptions) => {
+        await refuseDryRun(ctx, 'add');
         const { UsageError } = await import('../../core/errors.js');
         const { oneOf } = await import('../options.js');
         const rec = opts as Record<string, unknown>;
