@@ -237,3 +237,66 @@ describe('TLS files (private CA, client certificate)', () => {
     expect(seen).toEqual(['/PractitionerRole desk', '/token desk', '/Appointment desk Bearer tls-access-token']);
   });
 });
+
+describe('bearer and basic', () => {
+  /** A server answering an empty Bundle; records each Authorization header. */
+  async function authServer() {
+    const seen: Array<string | undefined> = [];
+    const s = await serve((req, _b, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(200, { 'content-type': 'application/fhir+json' });
+      res.end(JSON.stringify({ resourceType: 'Bundle', entry: [] }));
+    });
+    return { ...s, seen };
+  }
+
+  it('bearer from an environment variable, a command (run once) and the profile; basic from a variable', async () => {
+    const s = await authServer();
+    process.env.PDESK_TEST_BEARER = 'env-token-1';
+    process.env.PDESK_TEST_PASSWORD = 'pass word';
+    await client(s.url, { auth: { type: 'bearer', tokenEnv: 'PDESK_TEST_BEARER' } }).call('A2');
+    const byCommand = client(s.url, { auth: { type: 'bearer', tokenCommand: 'echo cmd-token-$$' } });
+    await byCommand.call('A2');
+    await byCommand.call('A2');
+    await client(s.url, { auth: { type: 'bearer', token: 'stored-token-1' } }).call('A2');
+    await client(s.url, { auth: { type: 'basic', username: 'desk', passwordEnv: 'PDESK_TEST_PASSWORD' } }).call('A2');
+    expect(s.seen[0]).toBe('Bearer env-token-1');
+    expect(s.seen[1]).toMatch(/^Bearer cmd-token-\d+$/);
+    expect(s.seen[2]).toBe(s.seen[1]);
+    expect(s.seen[3]).toBe('Bearer stored-token-1');
+    expect(s.seen[4]).toBe(`Basic ${Buffer.from('desk:pass word').toString('base64')}`);
+  });
+
+  it('a line break at the end of a variable (a token file with CRLF) is not part of the secret', async () => {
+    const s = await authServer();
+    process.env.PDESK_TEST_BEARER_CRLF = 'crlf-token-1\r\n';
+    process.env.PDESK_TEST_PASSWORD_CRLF = 'crlf-password\r\n';
+    await client(s.url, { auth: { type: 'bearer', tokenEnv: 'PDESK_TEST_BEARER_CRLF' } }).call('A2');
+    await client(s.url, { auth: { type: 'basic', username: 'desk', passwordEnv: 'PDESK_TEST_PASSWORD_CRLF' } }).call('A2');
+    expect(s.seen).toEqual(['Bearer crlf-token-1', `Basic ${Buffer.from('desk:crlf-password').toString('base64')}`]);
+  });
+
+  it('a bearer token a header cannot carry is a configuration error naming the setting, not the value (nothing sent)', async () => {
+    const s = await authServer();
+    const e = (await failure(client(s.url, { auth: { type: 'bearer', token: 'stored\nX-Injected: 1' } }).call('A2'))) as PdeskError;
+    expect(e).toBeInstanceOf(ConfigError);
+    expect([e.message, ...e.details]).toEqual([
+      'The practice bearer token contains a space, line break or control character.',
+      'Check the token stored in the profile.',
+    ]);
+    expect(s.seen).toEqual([]);
+  });
+
+  it('an unset variable and a failing token command are configuration errors that print no secret', async () => {
+    delete process.env.PDESK_TEST_UNSET;
+    const unset = (await failure(client('http://127.0.0.1:9', { auth: { type: 'bearer', tokenEnv: 'PDESK_TEST_UNSET' } }).call('A2'))) as PdeskError;
+    expect(unset.exitCode).toBe(ExitCode.config);
+    expect(unset.message).toBe('The environment variable PDESK_TEST_UNSET (practice bearer token) is not set.');
+    const failed = (await failure(
+      client('http://127.0.0.1:9', { auth: { type: 'bearer', tokenCommand: 'T=half; echo $T-printed-token-77; exit 3' } }).call('A2'),
+    )) as PdeskError;
+    expect(failed.exitCode).toBe(ExitCode.config);
+    expect(failed.message).toBe('The token command for practice bearer token failed with exit code 3.');
+    expect(JSON.stringify(failed.details)).not.toContain('half-printed-token-77');
+  });
+});

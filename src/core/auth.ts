@@ -100,6 +100,13 @@ export async function authHeader(auth: AuthConfig | undefined, what: string, tls
         : auth.tokenCommand
           ? secretFromCommand(auth.tokenCommand, `${what} bearer token`)
           : storedSecret(auth.token!);
+      // A header cannot carry a control character (undici refuses it as if the server were unreachable) and a
+      // bearer token has no spaces: say which setting is wrong, without the value.
+      // eslint-disable-next-line no-control-regex
+      if (/[\u0000-\u0020\u007f]/.test(token))
+        throw new ConfigError(`The ${what} bearer token contains a space, line break or control character.`, [
+          `Check ${auth.tokenEnv ? `the environment variable ${auth.tokenEnv}` : auth.tokenCommand ? `the output of the token command` : 'the token stored in the profile'}.`,
+        ]);
       return `Bearer ${token}`;
     }
     case 'basic': {

@@ -10,7 +10,9 @@ import { registerSecret } from '../core/redact.js';
 const commandCache = new Map<string, string>();
 
 export function secretFromEnv(name: string, what: string): string {
-  const v = process.env[name];
+  // A value read from a file keeps its line break (`TOKEN=$(cat token.txt)` leaves the \r of a CRLF file): never
+  // part of a secret, and in a header it makes the request fail as if the server could not be reached.
+  const v = process.env[name]?.replace(/[\r\n]+$/, '');
   if (!v) throw new ConfigError(`The environment variable ${name} (${what}) is not set.`, [`Set it, e.g. export ${name}=…`]);
   registerSecret(v);
   return v;
