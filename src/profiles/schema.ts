@@ -11,7 +11,13 @@ const HttpUrl = z
   .string()
   .url('expected an absolute URL')
   .refine((u) => /^https?:\/\//.test(u), 'expected an http:// or https:// URL');
-const Headers = z.record(z.string(), z.string());
+// Names are HTTP tokens and values carry no control characters: otherwise every request of the profile fails
+// later, as if the server could not be reached.
+const Headers = z.record(
+  z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is letters, digits and !#$%&\'*+.^_`|~-'),
+  // eslint-disable-next-line no-control-regex
+  z.string().regex(/^[^\u0000-\u0008\u000a-\u001f\u007f]*$/, 'a header value cannot hold a line break or control character'),
+);
 
 export const AuthConfig = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('none') }),
