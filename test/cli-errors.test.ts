@@ -134,6 +134,26 @@ describe('usage and configuration errors', () => {
     expect(help.stdout).toContain('Usage: pdesk slots [options] [command]');
   });
 
+  it('--help of a command lists its options, the global options and examples, within 80 columns', async () => {
+    const slots = await run(['slots', 'list', '--help']);
+    expect(slots.code).toBe(0);
+    const global = slots.stdout.slice(slots.stdout.indexOf('Global Options:'));
+    for (const flag of ['--profile <name>', '--json', '--limit <n>', '--output <format>', '--dry-run', '--verbose', '--no-color']) expect(global).toContain(flag);
+    for (const [args, example] of [
+      [['slots', 'list', '--help'], '--from today --to +7d'],
+      [['appointments', 'book', '--help'], '--slot-json slot.json'],
+      [['pharmacies', 'search', '--help'], '--identifier "urn:pdesk:pharmacy-id|PH001,'],
+      [['notifications', 'send', '--help'], '--csv patients.csv'],
+    ] as Array<[string[], string]>) {
+      const r = await run(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Examples?:$/m);
+      expect(r.stdout).toContain(example);
+      for (const line of r.stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+    }
+    expect(received).toHaveLength(0);
+  });
+
   it('an unknown key in a profile file exits 3 naming the key', async () => {
     const file = join(configDir, 'typo.json');
     writeFileSync(file, JSON.stringify({ ...profile(), practise: {} }));

@@ -24,6 +24,8 @@ export function buildProgram(): Command {
     .option('--dry-run', 'print the request (secrets redacted) and send nothing')
     .option('--verbose', 'request and response summary lines on stderr (secrets redacted)')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
+    // Each command's --help lists the global options too: they may stand anywhere on the line (cli.md).
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError(false)
     .exitOverride()
     // Errors are printed by reportError as one sentence; help asked for by a missing subcommand goes to stderr.

@@ -78,6 +78,20 @@ export function appointmentsCommand(): Command {
     .option('--id <id>', 'appointment id (default: a new UUID)')
     .option('--patient-display <name>', 'display name of the patient')
     .option('--body <file|->', 'a complete Appointment to send as is after validation (no other option needed)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        "    --from tomorrow --to tomorrow --json --limit 1 > slot.json",
+        "  pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
+        '    --slot-json slot.json',
+        "  pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
+        '    --start 2026-03-02T09:00 --end 2026-03-02T09:30 --practitioner 1001 \\',
+        "    --service-category 'urn:pdesk:service-category|gp'",
+      ].join('\n'),
+    )
     .action(
       action(async (ctx, opts: BookOptions) => {
         const api = await import('../../core/api/appointments.js');

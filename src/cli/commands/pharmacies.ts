@@ -10,7 +10,7 @@ export function pharmaciesCommand(): Command {
     .command('search')
     .description('search pharmacies by identifier (M4)')
     .option('--identifier <system|value>', 'identifier of a pharmacy, <system>|<value> (required; repeatable or a comma list)', collectList)
-    .addHelpText('after', '\nExample:\n  pdesk pharmacies search --identifier "urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH002"')
+    .addHelpText('after', '\nExample:\n  pdesk pharmacies search \\\n    --identifier "urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH002"')
     .action(
       action(async (ctx, opts: { identifier?: string[] }) => {
         const identifiers = opts.identifier ?? [];

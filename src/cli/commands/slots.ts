@@ -24,6 +24,17 @@ export function slotsCommand(): Command {
     .option('--schedule <id>', 'only slots of this schedule (appointment API 2.0.0)')
     .option('--status <status>', 'slot status, e.g. free or busy (appointment API 2.0.0; the server defaults to free)')
     .option('--practitioner <id>', 'only slots of these practitioner roles (appointment API 1.0.0; repeatable or comma list)', collectList)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '    --from today --to +7d',
+        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '    --from 2026-03-02 --to 2026-03-06 --json',
+      ].join('\n'),
+    )
     .action(
       action(async (ctx, opts: SlotsListOptions) => {
         const category = systemCode(opts.serviceCategory, '--service-category');
