@@ -7,7 +7,7 @@ import { Box, type Key, Text, useApp, useInput, useStdin } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
-import { DeskProvider, errorText, useDesk, useDeskStatus } from './desk.js';
+import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } from './desk.js';
 import { fit } from './format.js';
 import { type Binding, KeyRouterProvider, ScopeContext, keyLabel, splitKeys, useKeyRouter, useKeyRouterState, useKeys, useKeysVersion, useRefState } from './keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './components/line-editor.js';
@@ -222,8 +222,10 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
   };
 
   const frame = Math.max(CHROME_LINES + 1, rows - 1);
-  const bodyHeight = frame - CHROME_LINES;
   const width = Math.max(20, columns);
+  // An error too long for one line (an OperationOutcome) takes up to ERROR_LINES lines from the screen.
+  const statusLines = Math.min(statusRows(useDeskStatus(), width), Math.max(1, frame - CHROME_LINES));
+  const bodyHeight = frame - CHROME_LINES - (statusLines - 1);
   const generation = `${desk.profile.name}`;
 
   return (
@@ -248,7 +250,7 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
           );
         })}
       </Box>
-      <StatusLine width={width} />
+      <StatusLine width={width} lines={statusLines} />
       {overlay?.kind === 'palette' ? (
         <Palette
           width={width}
@@ -321,7 +323,35 @@ function Tabs({ current, width }: { current: ScreenId; width: number }) {
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-function StatusLine({ width }: { width: number }) {
+/** Most lines an error in the status line may take (the rest is cut with `…`). */
+const ERROR_LINES = 3;
+
+/** The status line's text cut into lines of `width` columns at spaces, at most `max` lines. */
+export function wrapStatus(text: string, width: number, max: number): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest && out.length < max) {
+    if (rest.length <= width || out.length === max - 1) {
+      out.push(fit(rest, width));
+      break;
+    }
+    const space = rest.lastIndexOf(' ', width);
+    const cut = space > width / 2 ? space : width;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut).replace(/^ /, '');
+  }
+  return out.length ? out : [''];
+}
+
+const statusText = (s: StatusMessage) => `${s.kind === 'error' ? '✗ ' : s.kind === 'ok' ? '✓ ' : ''}${s.text}`;
+
+/** Lines the status line needs: an error shows whole (up to ERROR_LINES), anything else takes one. */
+function statusRows(s: { status?: StatusMessage; busy?: unknown }, width: number): number {
+  if (s.busy || s.status?.kind !== 'error') return 1;
+  return wrapStatus(statusText(s.status), width, ERROR_LINES).length;
+}
+
+function StatusLine({ width, lines = 1 }: { width: number; lines?: number }) {
   const { status, busy } = useDeskStatus();
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -340,9 +370,13 @@ function StatusLine({ width }: { width: number }) {
   if (!status) return <Text> </Text>;
   const color = status.kind === 'error' ? 'red' : status.kind === 'ok' ? 'green' : undefined;
   return (
-    <Text color={color} wrap="truncate">
-      {fit(`${status.kind === 'error' ? '✗ ' : status.kind === 'ok' ? '✓ ' : ''}${status.text}`, width)}
-    </Text>
+    <>
+      {wrapStatus(statusText(status), width, lines).map((l, i) => (
+        <Text key={i} color={color} wrap="truncate">
+          {l || ' '}
+        </Text>
+      ))}
+    </>
   );
 }
 

@@ -103,6 +103,31 @@ describe('Slots screen', () => {
     expect(desk.quitCalls).toBe(0);
   });
 
+  it('a refusal too long for one line is shown whole on up to three lines, and the frame still fits 80×24', async () => {
+    desk = await openDesk({ size: { columns: 80, rows: 24 } });
+    await toSlots(desk);
+    const first = /slot-11-\d{8}-\d{4}/.exec(desk.frame())![0];
+    desk.sandbox.state.slots.get(first)!.status = 'busy';
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.type('pat-1');
+    await desk.press(KEY.enter, KEY.enter, KEY.enter, 'y');
+    await desk.waitFor('HTTP 409 Conflict');
+    const f = await desk.waitFor('Esc cancel');
+    // The whole OperationOutcome text, not cut at the terminal's width.
+    expect(f.replace(/\n/g, ' ').replace(/ +/g, ' ')).toContain(`Slot ${first}`);
+    expect(f.replace(/\n/g, ' ').replace(/ +/g, ' ')).toContain('is not free: it is busy.');
+    expect(lines(f).length).toBeLessThanOrEqual(23);
+    for (const l of lines(f)) expect(l.length).toBeLessThanOrEqual(80);
+    expect(f).toContain('Book this slot (A6)');
+    expect(lines(f).at(-1)).toContain('Esc cancel'); // the hint line is still the last line
+    // Once the error is gone the screen gets its lines back.
+    await desk.press(KEY.esc);
+    const back = await desk.waitFor('Slots (times in UTC)');
+    expect(back).not.toContain('409');
+    expect(lines(back).length).toBeLessThanOrEqual(23);
+  });
+
   it('Esc walks back step by step; / filters; ? lists the keys of the screen', async () => {
     desk = await openDesk();
     await toSlots(desk);
