@@ -293,6 +293,20 @@ describe('chat and notification bodies', () => {
       checkBody(Notification, { ...n, contained: [{ ...n.contained[0], telecom: [{ system: 'email', value: 'not-an-email' }] }] }),
     ).toMatchObject({ ok: false, path: '$.contained[0].telecom[0].value' });
   });
+
+  it('notification: a numeric contained patient id is accepted and normalised to a string (decisions.md §3)', () => {
+    const n = {
+      resourceType: 'Communication',
+      contained: [{ resourceType: 'Patient', id: 7, telecom: [{ system: 'email', value: 'pat@example.org' }] }],
+      recipient: [{ reference: '#7' }],
+      topic: { text: 'Flu shots' },
+      status: 'completed',
+      category: [{ coding: [{ system: 'portal.example.communication-category', code: 'notification' }] }],
+      payload: [{ contentString: 'Book now' }],
+    };
+    const r = checkBody(Notification, n);
+    expect(r.ok && r.data.contained[0]!.id).toBe('7');
+  });
 });
 
 describe('medication', () => {

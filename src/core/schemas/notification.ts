@@ -1,10 +1,10 @@
 /** Notification schema (C5): a Communication with a contained Patient identified by an email address. */
 import { z } from 'zod';
-import { CodeableConcept, Reference } from './common.js';
+import { CodeableConcept, IdString, Reference } from './common.js';
 
 export const ContainedPatient = z.looseObject({
   resourceType: z.literal('Patient'),
-  id: z.string().min(1),
+  id: IdString,
   telecom: z.array(z.looseObject({ system: z.literal('email'), value: z.string().email('expected an email address') })).min(1),
 });
 
