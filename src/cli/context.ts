@@ -33,7 +33,8 @@ export class Context {
     this.globals = cmd.optsWithGlobals() as GlobalOptions;
     // Everything printed goes through redact: a server that echoes a token back does not get it printed.
     this.out = (t) => process.stdout.write(redact(t.endsWith('\n') ? t : `${t}\n`));
-    this.err = (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`);
+    // stderr lines may carry untrusted text too (a listen client's URL, a store warning): sanitised and redacted.
+    this.err = (t) => process.stderr.write(redact(sanitize(t.endsWith('\n') ? t : `${t}\n`, true)));
   }
 
   get format(): Format {
@@ -60,7 +61,7 @@ export class Context {
   }
 
   log = (line: string): void => {
-    if (this.globals.verbose) this.err(redact(sanitize(line, true)));
+    if (this.globals.verbose) this.err(line);
   };
 
   /** The selected profile (the store, conf and zod are loaded on first use only). */

@@ -71,8 +71,6 @@ export function sandboxCommand(): Command {
         }
 
         const { startSandbox } = await import('../../sandbox/server.js');
-        const { sanitize } = await import('../../core/sanitize.js');
-        const { redact } = await import('../../core/redact.js');
         const { sandboxProfile } = await import('../../sandbox/profile.js');
         let sandbox;
         try {
@@ -86,9 +84,9 @@ export function sandboxCommand(): Command {
             pushTo: opts.pushTo,
             replyDelayMs,
             token,
-            // --verbose: one line per request on stderr (sanitised and redacted by ctx.log).
+            // --verbose: one line per request on stderr (ctx.log and ctx.err sanitise and redact).
             onRequest: ctx.globals.verbose ? ctx.log : undefined,
-            log: (line) => ctx.err(redact(sanitize(line, true))),
+            log: (line) => ctx.err(line),
           });
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
