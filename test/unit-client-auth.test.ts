@@ -300,3 +300,28 @@ describe('bearer and basic', () => {
     expect(JSON.stringify(failed.details)).not.toContain('half-printed-token-77');
   });
 });
+
+describe('oauth2 with a private key file that cannot sign', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pdesk-key-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['not a PEM at all', () => 'hello'],
+    ['an EC key', () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()],
+  ])('%s is a configuration error naming the file; no token request is sent', async (_what, pem) => {
+    const file = join(dir, `${_what.replace(/\W/g, '-')}.pem`);
+    writeFileSync(file, pem());
+    let tokenRequests = 0;
+    const s = await serve((_q, _b, res) => {
+      tokenRequests++;
+      res.writeHead(500).end();
+    });
+    const e = (await failure(
+      client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', privateKeyFile: file } }).call('A2'),
+    )) as PdeskError;
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.message).toBe(`The private key file ${file} (practice OAuth2) cannot sign an RS256 client assertion.`);
+    expect(e.details[0]).toMatch(/It must hold an RSA private key in PEM\.$/);
+    expect(tokenRequests).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@
  * Authentication per party (decisions.md §11): none, bearer (env, command, stored), basic, and OAuth2 client
  * credentials (client secret or private-key JWT), the token cached until shortly before it expires.
  */
-import { createSign, randomUUID } from 'node:crypto';
+import { createPrivateKey, createSign, randomUUID } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { AuthConfig } from '../profiles/schema.js';
@@ -18,10 +18,12 @@ function b64url(data: string | Buffer): string {
 }
 
 function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): string {
+  const key = createPrivateKey(keyPem);
+  if (key.asymmetricKeyType !== 'rsa') throw new Error(`it holds a${key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key`);
   const header = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
   const now = Math.floor(Date.now() / 1000);
   const payload = b64url(JSON.stringify({ iss: clientId, sub: clientId, aud: tokenUrl, jti: randomUUID(), iat: now, exp: now + 300 }));
-  const signature = createSign('RSA-SHA256').update(`${header}.${payload}`).sign(keyPem);
+  const signature = createSign('RSA-SHA256').update(`${header}.${payload}`).sign(key);
   return `${header}.${payload}.${b64url(signature)}`;
 }
 
@@ -46,7 +48,17 @@ async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-crede
   if (auth.clientSecretEnv) form.set('client_secret', secretFromEnv(auth.clientSecretEnv, `${what} client secret`));
   else if (auth.privateKeyFile) {
     form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
-    form.set('client_assertion', clientAssertion(auth.clientId, auth.tokenUrl, readPemFile(auth.privateKeyFile, 'private key')));
+    const keyPem = readPemFile(auth.privateKeyFile, 'private key');
+    let assertion: string;
+    try {
+      assertion = clientAssertion(auth.clientId, auth.tokenUrl, keyPem);
+    } catch (e) {
+      // A certificate, a public key or an EC key where an RSA private key belongs: a setting to fix, not a crash.
+      throw new ConfigError(`The private key file ${auth.privateKeyFile} (${what} OAuth2) cannot sign an RS256 client assertion.`, [
+        `${(e as Error).message}. It must hold an RSA private key in PEM.`,
+      ]);
+    }
+    form.set('client_assertion', assertion);
   }
   // The party's TLS setting (extra CA, client certificate) applies to its token URL too: a deployment with a
   // private CA usually serves both from it, and a certificate-bound client (RFC 8705) needs its certificate.
