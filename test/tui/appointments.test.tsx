@@ -25,6 +25,25 @@ describe('Appointments screen', () => {
     await desk.waitFor('STATUS');
   });
 
+  it('back from the details and from the cancel form, the list keeps its selection and filter', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('appt-3');
+    await desk.press('j', 'j', KEY.enter);
+    await desk.waitFor('Appointment appt-3');
+    await desk.press(KEY.esc);
+    let f = await desk.waitFor('STATUS');
+    expect(f).toMatch(/> appt-3/);
+    await desk.press('/');
+    await desk.type('noah');
+    await desk.press(KEY.enter, 'c');
+    await desk.waitFor('Cancel appointment appt-2');
+    await desk.press(KEY.esc);
+    f = await desk.waitFor('STATUS');
+    expect(f).toContain('/noah');
+    expect(f).toMatch(/> appt-2/);
+    expect(f).not.toContain('appt-1');
+  });
+
   it('c cancels the selected appointment after a confirmation with a comment', async () => {
     desk = await openDesk({ screen: 'appointments' });
     await desk.waitFor('appt-1');

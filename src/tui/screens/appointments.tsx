@@ -143,9 +143,10 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
     { active: step === 'list' || step === 'detail' },
   );
 
-  let content: React.ReactNode;
-  if (step === 'list') {
-    content = (
+  // The list stays mounted (hidden) behind the details and the forms: back on it, its selection and filter
+  // are as the operator left them.
+  const list = (
+    <Box display={step === 'list' ? 'flex' : 'none'} flexDirection="column" height={height} overflowY="hidden">
       <ListView<Appointment>
         items={items ?? []}
         width={width}
@@ -161,9 +162,13 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
         }}
         openLabel="details"
         empty={items ? 'No appointments.' : 'Not loaded yet (r to load).'}
+        active={step === 'list'}
       />
-    );
-  } else if (step === 'detail' && selected) {
+    </Box>
+  );
+
+  let content: React.ReactNode = null;
+  if (step === 'detail' && selected) {
     content = <Pane title={clean(`Appointment ${selected.id}`)} lines={detailLines(selected)} width={width} height={height} color="cyan" />;
   } else if (step === 'cancel' && target) {
     content = (
@@ -196,9 +201,10 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
         height={height}
       />
     );
-  } else content = <Text> </Text>;
+  } else if (step !== 'list') content = <Text> </Text>;
   return (
     <Box flexDirection="column" height={height} overflowY="hidden">
+      {list}
       {content}
     </Box>
   );
