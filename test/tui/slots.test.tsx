@@ -128,6 +128,30 @@ describe('Slots screen', () => {
     expect(lines(back).length).toBeLessThanOrEqual(23);
   });
 
+  it('back from the booking form and after a booking, the slot list keeps its filter and place', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    await desk.press('/');
+    await desk.type('10:00-10:30');
+    await desk.press(KEY.enter, 'j');
+    let f = await desk.waitFor('/10:00-10:30');
+    const second = /> 10:00-10:30 .*(slot-11-\d{8}-\d{4})/.exec(f)![1]!;
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.press(KEY.esc);
+    f = await desk.waitFor('Slots (times in UTC)');
+    expect(f).toContain('/10:00-10:30');
+    expect(f).toMatch(new RegExp(`> 10:00-10:30 .*${second}`));
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.type('pat-1');
+    await desk.press(KEY.enter, KEY.enter, KEY.enter, 'y');
+    f = await desk.waitFor('Booked appointment');
+    expect(f).toContain('/10:00-10:30');
+    expect(f).not.toContain(second);
+    expect(f).not.toMatch(/ 09:00-09:30 /);
+  });
+
   it('Esc walks back step by step; / filters; ? lists the keys of the screen', async () => {
     desk = await openDesk();
     await toSlots(desk);

@@ -371,7 +371,7 @@ export function SlotsScreen({ width, height }: ScreenProps) {
       );
       break;
     case 'slots':
-      body2 = <SlotList slots={slots} width={width} height={h} onOpen={openSlot} />;
+      body2 = null; // the slot list below
       break;
     case 'book':
       body2 = slot ? (
@@ -415,6 +415,13 @@ export function SlotsScreen({ width, height }: ScreenProps) {
       <Text color="cyan" wrap="truncate">
         {fit(crumbs.join(' › '), width)}
       </Text>
+      {/* Mounted (hidden) behind the booking form and its confirmation: back on it, the selection and the
+          filter are as the operator left them. */}
+      {step === 'slots' || step === 'book' || step === 'confirm' ? (
+        <Box display={step === 'slots' ? 'flex' : 'none'} flexDirection="column" height={h} overflowY="hidden">
+          <SlotList slots={slots} width={width} height={h} onOpen={openSlot} active={step === 'slots'} />
+        </Box>
+      ) : null}
       {body2}
     </Box>
   );
