@@ -157,6 +157,15 @@ describe('oauth2-client-credentials', () => {
     expect(s.seen[2]!.authorization).toBe('Bearer access-token-1');
   });
 
+  it('concurrent first calls (a bulk send) share one token request', async () => {
+    process.env.PDESK_TEST_OAUTH_SECRET4 = 'client-secret-6809';
+    const s = await oauthServer((form, res) => setTimeout(() => grant('access-token-shared')(form, res), 50));
+    const c = client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'bulk', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET4' } });
+    await Promise.all(Array.from({ length: 8 }, () => c.call('A2')));
+    expect(s.seen.filter((r) => r.url === '/token')).toHaveLength(1);
+    expect(s.seen.filter((r) => r.authorization === 'Bearer access-token-shared')).toHaveLength(8);
+  });
+
   it('with a private key: an RS256 client assertion for the token URL, signed by that key', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const keyFile = join(dir, 'client.pem');

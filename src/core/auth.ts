@@ -39,10 +39,24 @@ function oauthReason(text: string): string {
   return excerpt(text);
 }
 
-async function oauthToken(auth: Extract<AuthConfig, { type: 'oauth2-client-credentials' }>, what: string, tls?: TlsFiles): Promise<string> {
+/** Token requests under way: concurrent calls (a bulk send, the TUI) wait for the same one instead of each asking. */
+const oauthPending = new Map<string, Promise<string>>();
+
+type OAuthConfig = Extract<AuthConfig, { type: 'oauth2-client-credentials' }>;
+
+function oauthToken(auth: OAuthConfig, what: string, tls?: TlsFiles): Promise<string> {
   const key = `${auth.tokenUrl}|${auth.clientId}|${auth.scope ?? ''}`;
   const cached = oauthCache.get(key);
-  if (cached && cached.expiresAt > Date.now() + 30_000) return cached.token;
+  if (cached && cached.expiresAt > Date.now() + 30_000) return Promise.resolve(cached.token);
+  let pending = oauthPending.get(key);
+  if (!pending) {
+    pending = requestToken(auth, what, tls, key).finally(() => oauthPending.delete(key));
+    oauthPending.set(key, pending);
+  }
+  return pending;
+}
+
+async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | undefined, key: string): Promise<string> {
   const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.clientId });
   if (auth.scope) form.set('scope', auth.scope);
   if (auth.clientSecretEnv) form.set('client_secret', secretFromEnv(auth.clientSecretEnv, `${what} client secret`));
