@@ -47,3 +47,26 @@ describe('headers on a party and on a per-API block', () => {
     expect(refused(p).message).toContain('at $.practice.headers.X Api Version:');
   });
 });
+
+describe('route overrides', () => {
+  it('may use the operation path parameters and {portalNamespace}, {practiceNamespace}', () => {
+    const p = {
+      ...base(),
+      routes: {
+        C2: { method: 'PATCH', path: '/Communication?identifier={portalNamespace}.communication-id|{communicationId}' },
+        C4: { path: '/{practiceNamespace}/Encounter/{encounterId}' },
+        M2: { path: '/MedicationRequest/{id}/_current' },
+      },
+    };
+    expect(validateProfile(p, 'f.json').routes?.C2?.method).toBe('PATCH');
+  });
+
+  it('a placeholder the operation cannot fill is refused at import, naming the route and what it may use', () => {
+    const p = { ...base(), routes: { C4: { path: '/Encounter/{communicationId}' } } };
+    expect(refused(p).message).toBe(
+      'Invalid profile in f.json at $.routes.C4.path: {communicationId} is not a parameter of C4; it may use {encounterId}, {portalNamespace}, {practiceNamespace}.',
+    );
+    const q = { ...base(), routes: { A4: { path: '/Slot/{id}' } } };
+    expect(refused(q).message).toContain('at $.routes.A4.path: {id} is not a parameter of A4');
+  });
+});

@@ -40,6 +40,19 @@ export const OPS: Record<OpId, OpDef> = {
   M4: op({ id: 'M4', title: 'Search pharmacies', party: 'practice', api: 'medication', method: 'GET', path: '/Organization' }),
 };
 
+const PLACEHOLDER = /\{([A-Za-z][A-Za-z0-9]*)\}/g;
+
+/** The `{name}` placeholders of a path template. */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+}
+
+/** The path parameters of an operation's default route (`communicationId` for C2), which an override may use. */
+export function pathParams(opId: OpId): string[] {
+  const path = OPS[opId].path;
+  return typeof path === 'string' ? placeholders(path) : [];
+}
+
 export interface ResolvedRoute {
   op: OpId;
   party: Party;
@@ -79,7 +92,7 @@ export function fillTemplate(template: string, params: Record<string, string>, p
     practiceNamespace: profile.namespaces.practice,
     ...params,
   };
-  return template.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (_, name: string) => {
+  return template.replace(PLACEHOLDER, (_, name: string) => {
     const v = all[name];
     if (v === undefined) throw new UsageError(`The route template ${template} needs a value for {${name}}.`);
     // URL parsing would resolve a "." or ".." segment (even encoded as %2E) and address another resource.

@@ -3,6 +3,7 @@
  * `PROFILE_SCHEMA_VERSION` versions the stored form (conf has no migrations).
  */
 import { z } from 'zod';
+import { pathParams, placeholders } from '../core/routes.js';
 
 export const PROFILE_SCHEMA_VERSION = 1;
 
@@ -86,7 +87,22 @@ export const Profile = z.strictObject({
     medication: ApiBlock.optional(),
   }),
   portal: z.strictObject({ ...PartyBase, chat: ApiBlock.optional() }),
-  routes: z.partialRecord(z.enum(OP_IDS), RouteOverride).optional(),
+  routes: z
+    .partialRecord(z.enum(OP_IDS), RouteOverride)
+    .superRefine((routes, ctx) => {
+      // A placeholder the operation cannot fill would fail every call of it later: name it at import.
+      for (const [op, r] of Object.entries(routes)) {
+        const known = new Set([...pathParams(op as OpId), 'portalNamespace', 'practiceNamespace']);
+        for (const name of placeholders(r?.path ?? ''))
+          if (!known.has(name))
+            ctx.addIssue({
+              code: 'custom',
+              path: [op, 'path'],
+              message: `{${name}} is not a parameter of ${op}; it may use ${[...known].map((k) => `{${k}}`).join(', ')}`,
+            });
+      }
+    })
+    .optional(),
   timeouts: z.strictObject({ connectMs: z.number().int().positive().optional(), requestMs: z.number().int().positive().optional() }).optional(),
   retries: z.strictObject({ max: z.number().int().min(0).max(10).optional() }).optional(),
 });
