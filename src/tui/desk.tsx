@@ -28,7 +28,7 @@ export interface Desk {
    * an error is shown in the status line (PdeskError message + details, e.g. the OperationOutcome text).
    * Never throws. `okText` (if given) is shown on success.
    */
-  run<T>(label: string, fn: (signal: AbortSignal) => Promise<T>, o?: { okText?: (value: T) => string }): Promise<TaskResult<T>>;
+  run<T>(label: string, fn: (signal: AbortSignal) => Promise<T>, o?: RunOptions<T>): Promise<TaskResult<T>>;
   /** Abandon every running task. */
   abort(): void;
   /** True while a task started with `run` has not finished (read at key time, not from a render). */
@@ -46,6 +46,16 @@ export interface Desk {
   sandbox?: { url: string };
   /** Folder of the thread store etc. (PDESK_CONFIG_DIR or the user's config folder), if known. */
   configDir?: string;
+}
+
+export interface RunOptions<T> {
+  /** Shown on success. */
+  okText?: (value: T) => string;
+  /**
+   * The call sends something that must not be sent twice (a POST): abandoning it does not undo it, and the
+   * status line says so.
+   */
+  sends?: boolean;
 }
 
 export interface DeskStatus {
@@ -127,7 +137,7 @@ export function DeskProvider(p: DeskProviderProps) {
   }, []);
 
   const run = useCallback(
-    async <T,>(label: string, fn: (signal: AbortSignal) => Promise<T>, o: { okText?: (value: T) => string } = {}): Promise<TaskResult<T>> => {
+    async <T,>(label: string, fn: (signal: AbortSignal) => Promise<T>, o: RunOptions<T> = {}): Promise<TaskResult<T>> => {
       const entry = { ctrl: new AbortController(), label };
       controllers.current.add(entry);
       const started = Date.now();
@@ -150,7 +160,11 @@ export function DeskProvider(p: DeskProviderProps) {
           setStatus((s) => ({
             ...s,
             connection: aborted ? s.connection : error instanceof NetworkError ? 'offline' : error instanceof HttpError ? 'online' : s.connection,
-            status: aborted ? { kind: 'info', text: `Abandoned: ${label}.` } : { kind: 'error', text: errorText(error) },
+            status: !aborted
+              ? { kind: 'error', text: errorText(error) }
+              : o.sends
+                ? { kind: 'error', text: `Abandoned: ${label}. It may have reached the server all the same: check before sending it again.` }
+                : { kind: 'info', text: `Abandoned: ${label}.` },
           }));
         }
         return { ok: false, error, aborted };

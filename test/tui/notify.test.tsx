@@ -100,6 +100,18 @@ describe('Notify screen', () => {
     expect(desk.sandbox.state.notifications).toHaveLength(0);
   });
 
+  it('Esc during a send abandons it, and the status line warns that it may have reached the server', async () => {
+    desk = await openDesk({ screen: 'notify', sandbox: { latencyMs: 2000 } });
+    await fill(desk, 'emma@example.org', 'Reminder', 'Tomorrow 9:00');
+    await desk.waitFor('Send? POST');
+    await desk.press('y');
+    await desk.waitFor('Esc to abandon');
+    await desk.press(KEY.esc);
+    const f = await desk.waitFor('Abandoned: Sending the notification', 1500);
+    expect(f.replace(/\n/g, ' ')).toContain('may have reached the server');
+    expect(f).toContain('Tomorrow 9:00'); // the form is kept
+  });
+
   it('? lists the keys, / filters the sent list, Esc closes the form and goes back to the previous screen', async () => {
     desk = await openDesk({ screen: 'notify' });
     await fill(desk, 'a@example.org', 'Alpha topic', 'first');

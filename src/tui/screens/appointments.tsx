@@ -117,7 +117,7 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
   const cancel = async () => {
     if (!body || !target) return;
     setStep('cancel');
-    const r = await desk.run(`Cancelling appointment ${clean(target.id)} (A7)`, (signal) => cancelAppointment(client, body, { signal }));
+    const r = await desk.run(`Cancelling appointment ${clean(target.id)} (A7)`, (signal) => cancelAppointment(client, body, { signal }), { sends: true });
     if (!r.ok) return; // error in the status line, the form keeps what was typed
     setForm({ actor: '', comment: '' });
     setBody(undefined);

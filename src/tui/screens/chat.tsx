@@ -87,6 +87,7 @@ export function ChatScreen({ width, height }: ScreenProps) {
       const thread = String(body.encounter.identifier[0]!.value);
       const r = await desk.run(op === 'C1' ? `Sending to the practice system (C1) in ${clean(thread)}` : `Sending to the portal (C3) in ${clean(thread)}`, (signal) =>
         sendRecorded(client, st, op, body, { signal }),
+        { sends: true },
       );
       // Sent but not recorded: the server has it, so the form must not invite sending it again.
       if (!r.ok) return r.error instanceof NotRecordedError;

@@ -180,7 +180,7 @@ export function MedsScreen({ width, height }: ScreenProps) {
     const o = order;
     if (!o || !target) return;
     setStep('reorder');
-    const r = await desk.run(`Ordering a reorder of ${clean(target.r.id)} (M3)`, (signal) => orderMedication(client, o.body, { signal }));
+    const r = await desk.run(`Ordering a reorder of ${clean(target.r.id)} (M3)`, (signal) => orderMedication(client, o.body, { signal }), { sends: true });
     if (!r.ok) return; // the error is in the status line; the form keeps what was typed
     const created = r.value.medicationRequest;
     setOrder(undefined);

@@ -83,7 +83,7 @@ export function NotifyScreen({ width, height }: ScreenProps) {
     if (!body) return;
     setStep('edit');
     const email = notificationEmail(body);
-    const r = await desk.run(`Sending the notification to ${email} (C5)`, (signal) => sendNotification(client, body, { signal }));
+    const r = await desk.run(`Sending the notification to ${email} (C5)`, (signal) => sendNotification(client, body, { signal }), { sends: true });
     if (!r.ok) return; // the error is in the status line; the form keeps what was typed
     const answer = r.value.body;
     const id = answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string' ? (answer as { id: string }).id : undefined;

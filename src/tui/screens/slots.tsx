@@ -218,7 +218,7 @@ export function SlotsScreen({ width, height }: ScreenProps) {
   const book = async () => {
     if (!body || !slot) return;
     setStep('book');
-    const r = await desk.run('Booking (A6)', (signal) => createAppointment(client, body, { signal }));
+    const r = await desk.run('Booking (A6)', (signal) => createAppointment(client, body, { signal }), { sends: true });
     if (!r.ok) return; // the error is in the status line; the form keeps what was typed
     const a = r.value.appointment ?? body;
     desk.ok(`Booked appointment ${clean(a.id)} (${clean(a.status)}): ${slotLine(slot)}.`);

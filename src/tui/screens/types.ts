@@ -18,7 +18,9 @@
  * `desk.run(label, signal => apiCall(desk.client, …, {signal}))`. `run` shows `label` with a spinner in the
  * status line, lets the operator abandon it with Esc (the signal aborts), records the connection state for
  * the header, shows an error as its message + detail lines (the OperationOutcome text) in the status line,
- * and never throws: it returns `{ok: true, value}` or `{ok: false, error, aborted}`. On failure keep what the
+ * and never throws: it returns `{ok: true, value}` or `{ok: false, error, aborted}`. Pass `{sends: true}` for a
+ * request that must not be repeated (a POST): abandoned, it may still take effect, and the status line warns
+ * so. While any request runs a `Form` cannot be submitted (no second send). On failure keep what the
  * operator typed (forms are controlled: keep `values` in the screen's state and leave the form open).
  * `desk.ok(text)` / `desk.info(text)` / `desk.error(e)` set the status line yourself; `desk.profile` is the
  * profile; `desk.receiver` / `desk.sandbox` say whether a push receiver / sandbox runs in-process.
