@@ -73,8 +73,19 @@ describe('time formats', () => {
   it('read marker time is local without offset; authoredOn carries the local offset', () => {
     expect(localNoOffset(now)).toBe('2026-02-27T15:30:12');
     const authored = withOffset(now);
-    expect(authored).toMatch(/^2026-02-27T15:30:12(Z|[+-]\d{2}:\d{2})$/);
+    expect(authored).toMatch(/^2026-02-27T15:30:12[+-]\d{2}:\d{2}$/);
     expect(new Date(authored).getTime()).toBe(now.getTime());
+  });
+
+  it('authoredOn names the offset even where local time is UTC (+00:00, never the Z of slot times)', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'UTC';
+    try {
+      expect(withOffset(new Date(Date.UTC(2026, 1, 27, 15, 30, 12)))).toBe('2026-02-27T15:30:12+00:00');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
   });
 
   it('day arithmetic across month ends and leap days', () => {

@@ -2,7 +2,7 @@
  * Dates and times as decisions.md §2 and §12 want them. Command-line dates are the operator's local calendar
  * dates and accept `YYYY-MM-DD`, full ISO 8601, `today`, `tomorrow`, `yesterday` and `+Nd`/`-Nd`/`+Nw`.
  */
-import { addDays, differenceInCalendarDays, format, formatISO, isValid, parseISO } from 'date-fns';
+import { addDays, differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
 import { UsageError } from './errors.js';
 
 const RELATIVE = /^([+-])(\d{1,4})([dw])$/;
@@ -49,9 +49,9 @@ export function localNoOffset(d: Date): string {
   return format(d, "yyyy-MM-dd'T'HH:mm:ss");
 }
 
-/** ISO 8601 with the local UTC offset (`authoredOn`). */
+/** ISO 8601 with the local UTC offset (`authoredOn`), `+00:00` rather than `Z` where local time is UTC. */
 export function withOffset(d: Date): string {
-  return formatISO(d);
+  return format(d, "yyyy-MM-dd'T'HH:mm:ssxxx");
 }
 
 export function addDaysToDay(day: string, n: number): string {
