@@ -93,13 +93,18 @@ export function Root(p: RootProps) {
 function Welcome(p: { startSandbox?: () => Promise<StartedSandbox>; onStarted: (s: StartedSandbox) => void; quit: () => void }) {
   const { columns, rows } = useTerminalSize();
   const [msg, setMsg] = useState<string | undefined>();
+  /** A second s/Enter while the sandbox starts must not start another one. */
+  const starting = useRef(false);
   const start = async () => {
-    if (!p.startSandbox) return;
+    if (!p.startSandbox || starting.current) return;
+    starting.current = true;
     setMsg('Starting the sandbox…');
     try {
       p.onStarted(await p.startSandbox());
     } catch (e) {
       setMsg(errorText(e));
+    } finally {
+      starting.current = false;
     }
   };
   useKeys(

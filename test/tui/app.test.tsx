@@ -184,11 +184,13 @@ describe('TUI frame', () => {
 
   it('without a profile offers the sandbox; s starts one and opens it', async () => {
     const started: Array<() => Promise<void>> = [];
+    let calls = 0;
     const r = render(
       <Root
         size={{ columns: 80, rows: 24 }}
         onQuit={() => undefined}
         startSandbox={async () => {
+          calls++;
           const sandbox = await startSandbox({ port: 0, log: () => undefined });
           started.push(() => sandbox.close());
           return { profile: Profile.parse(sandboxProfile(sandbox.url)), sandbox: { url: sandbox.url } };
@@ -199,7 +201,9 @@ describe('TUI frame', () => {
       await tick(30);
       expect(r.lastFrame()).toContain('pdesk profile import');
       r.stdin.write('s');
+      r.stdin.write('\r'); // Enter (or s again) while it starts: one sandbox only
       for (let i = 0; i < 200 && !r.lastFrame()!.includes('gp — General practice'); i++) await tick(20);
+      expect(calls).toBe(1);
       expect(r.lastFrame()).toMatch(/sandbox :\d+/);
       expect(r.lastFrame()).toContain('gp — General practice');
     } finally {
