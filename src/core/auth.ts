@@ -3,13 +3,12 @@
  * credentials (client secret or private-key JWT), the token cached until shortly before it expires.
  */
 import { createPrivateKey, createSign, randomUUID } from 'node:crypto';
-import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { AuthConfig } from '../profiles/schema.js';
 import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
 import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { redact, registerSecret } from './redact.js';
-import type { TlsFiles } from './transport.js';
+import { type TlsFiles, tlsConnectOptions } from './transport.js';
 
 const oauthCache = new Map<string, { token: string; expiresAt: number }>();
 
@@ -78,7 +77,7 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
   // private CA usually serves both from it, and a certificate-bound client (RFC 8705) needs its certificate.
   const dispatcher =
     tls && (tls.ca || tls.cert)
-      ? new Agent({ connect: { ...(tls.ca ? { ca: [...rootCertificates, tls.ca] } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) } })
+      ? new Agent({ connect: tlsConnectOptions(tls) })
       : undefined;
   let res;
   let text: string;

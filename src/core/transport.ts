@@ -116,6 +116,15 @@ class Deadline extends EventEmitter {
   }
 }
 
+/** undici `connect` options for a party's TLS files: the extra CA beside the default roots, the client certificate. */
+export function tlsConnectOptions(tls: TlsFiles | undefined): { ca?: string[]; cert?: string; key?: string } {
+  return {
+    ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
+    ...(tls?.cert ? { cert: tls.cert } : {}),
+    ...(tls?.key ? { key: tls.key } : {}),
+  };
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class Transport {
@@ -143,12 +152,7 @@ export class Transport {
         pipelining: 1,
         keepAliveTimeout: 10_000,
         maxResponseSize: this.opts.maxResponseBytes,
-        connect: {
-          timeout: this.opts.connectMs,
-          ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
-          ...(tls?.cert ? { cert: tls.cert } : {}),
-          ...(tls?.key ? { key: tls.key } : {}),
-        },
+        connect: { timeout: this.opts.connectMs, ...tlsConnectOptions(tls) },
       });
       this.pools.set(key, p);
     }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Profile } from '../../profiles/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import { utcInstant } from '../dates.js';
 import { UsageError } from '../errors.js';
 import {
   ACTOR_EXTENSION_URL,
@@ -173,12 +174,12 @@ export function buildAppointment(profile: Profile, b: BookInput): AppointmentCre
 function toUtcZ(dateTime: string): string {
   if (/Z$/i.test(dateTime) || !/[+-]\d{2}:?\d{2}$/.test(dateTime)) return dateTime;
   const d = new Date(dateTime);
-  return Number.isNaN(d.getTime()) ? dateTime : d.toISOString().replace(/\.000Z$/, 'Z');
+  return Number.isNaN(d.getTime()) ? dateTime : utcInstant(d);
 }
 
 /** Booking from a slot: start, end, service category and practitioner come from the slot (decisions.md §4). */
 export function bookingFromSlot(slot: Slot): Pick<BookInput, 'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'> {
-  const actor = slot.extension?.find((e) => e.url === ACTOR_EXTENSION_URL)?.valueReference;
+  const actor = slotPractitioner(slot);
   if (!actor) throw new UsageError(`Slot ${slot.id} has no ${ACTOR_EXTENSION_URL} extension naming its practitioner.`);
   if (!slot.serviceCategory?.length) throw new UsageError(`Slot ${slot.id} has no serviceCategory.`);
   return {

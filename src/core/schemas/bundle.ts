@@ -30,5 +30,10 @@ export function parseBundle<S extends z.ZodType>(schema: S, body: unknown): Bund
   const resources = (shell.entry ?? []).map((e, i) =>
     isWrapped(e) ? parseResponse(schema, e.resource, `$.entry[${i}].resource`) : parseResponse(schema, e, `$.entry[${i}]`),
   );
-  return { resources, total: shell.total, next: shell.link?.find((l) => l.relation === 'next')?.url };
+  return { resources, total: shell.total, next: nextLink(shell) };
+}
+
+/** The URL of a Bundle's `next` link, if any. */
+export function nextLink(shell: BundleShell): string | undefined {
+  return shell.link?.find((l) => l.relation === 'next')?.url;
 }

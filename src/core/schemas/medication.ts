@@ -1,7 +1,7 @@
 /** Medication schemas (M1–M4): MedicationRequest, the M1 list Bundle, and Organization (pharmacy). */
 import { z } from 'zod';
 import { DateOnly, DateTime, IdString, Reference, parseResponse } from './common.js';
-import { BundleShell } from './bundle.js';
+import { BundleShell, nextLink } from './bundle.js';
 
 export const Quantity = z.looseObject({
   value: z.number(),
@@ -84,5 +84,5 @@ export function parseMedicationList(body: unknown): { rows: MedicationRow[]; tot
       entry.organization === undefined ? undefined : parseResponse(Organization, entry.organization, `$.entry[${i}].organization`);
     return { medicationRequest, organization };
   });
-  return { rows, total: shell.total, next: shell.link?.find((l) => l.relation === 'next')?.url };
+  return { rows, total: shell.total, next: nextLink(shell) };
 }
