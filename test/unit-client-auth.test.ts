@@ -334,3 +334,20 @@ describe('oauth2 with a private key file that cannot sign', () => {
     expect(tokenRequests).toBe(0);
   });
 });
+
+describe('Retry-After', () => {
+  it('longer than pdesk waits: not waited for, and the error says when to try again', async () => {
+    let n = 0;
+    const s = await serve((_q, _b, res) => {
+      n++;
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '120' });
+      res.end('busy');
+    });
+    const started = Date.now();
+    const e = (await failure(client(s.url).call('A2'))) as HttpError;
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(n).toBe(1);
+    expect(e.message).toBe('HTTP 503 Service Unavailable');
+    expect(e.details).toEqual(['busy', 'The server asks to try again in 120 s.', `request: GET ${s.url}/PractitionerRole`]);
+  });
+});

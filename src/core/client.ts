@@ -10,7 +10,7 @@ import { ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, 
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON, baseUrlFor, headersFor, resolveRoute } from './routes.js';
-import { Transport, type TlsFiles } from './transport.js';
+import { Transport, retryAfterMs, type TlsFiles } from './transport.js';
 
 export const USER_AGENT = 'pdesk/0.1';
 export const DEFAULT_LIMIT = 1000;
@@ -197,6 +197,9 @@ export class PdeskClient {
         outcome,
         bodyExcerpt: outcome ? undefined : res.text.trim() ? excerpt(redact(res.text)) : undefined,
       });
+      // A Retry-After pdesk did not wait for (longer than it waits, or on a request it does not retry): say when.
+      const after = retryAfterMs(res.headers['retry-after']);
+      if (after !== undefined) err.details.splice(err.details.length - 1, 0, `The server asks to try again in ${Math.ceil(after / 1000)} s.`);
       // A server may echo a credential back ("invalid token abc…"): every line of the error is redacted here,
       // so no face of pdesk (CLI, TUI) can show it.
       err.details.forEach((line, i) => (err.details[i] = redact(line)));
