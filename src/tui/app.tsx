@@ -8,7 +8,7 @@ import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
 import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } from './desk.js';
-import { fit } from './format.js';
+import { fit, wrap } from './format.js';
 import { type Binding, KeyRouterProvider, ScopeContext, keyLabel, splitKeys, useKeyRouter, useKeyRouterState, useKeys, useKeysVersion, useRefState } from './keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './components/line-editor.js';
 import { SCREENS, type ScreenId, screenFor } from './screens/index.js';
@@ -331,21 +331,11 @@ const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', 
 /** Most lines an error in the status line may take (the rest is cut with `…`). */
 const ERROR_LINES = 3;
 
-/** The status line's text cut into lines of `width` columns at spaces, at most `max` lines. */
+/** The status line's text word-wrapped to `width` columns, at most `max` lines (the last cut with `…`). */
 export function wrapStatus(text: string, width: number, max: number): string[] {
-  const out: string[] = [];
-  let rest = text;
-  while (rest && out.length < max) {
-    if (rest.length <= width || out.length === max - 1) {
-      out.push(fit(rest, width));
-      break;
-    }
-    const space = rest.lastIndexOf(' ', width);
-    const cut = space > width / 2 ? space : width;
-    out.push(rest.slice(0, cut));
-    rest = rest.slice(cut).replace(/^ /, '');
-  }
-  return out.length ? out : [''];
+  const all = wrap(text, width);
+  if (all.length <= max) return all;
+  return [...all.slice(0, max - 1), fit(all.slice(max - 1).join(' '), width)];
 }
 
 const statusText = (s: StatusMessage) => `${s.kind === 'error' ? '✗ ' : s.kind === 'ok' ? '✓ ' : ''}${s.text}`;

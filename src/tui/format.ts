@@ -30,3 +30,27 @@ export function jsonLines(value: unknown): string[] {
     .split('\n')
     .map((l) => sanitize(l));
 }
+
+/** Word-wrap sanitised text (newlines kept) to lines of at most `width` columns. */
+export function wrap(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const para of text.split('\n')) {
+    let line = '';
+    for (const word of para.split(/ +/)) {
+      if (!word) continue;
+      if (!line) line = word;
+      else if (line.length + 1 + word.length <= w) line += ` ${word}`;
+      else {
+        out.push(line);
+        line = word;
+      }
+      while (line.length > w) {
+        out.push(line.slice(0, w));
+        line = line.slice(w);
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
