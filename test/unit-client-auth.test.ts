@@ -166,6 +166,28 @@ describe('oauth2-client-credentials', () => {
     expect(s.seen.filter((r) => r.authorization === 'Bearer access-token-shared')).toHaveLength(8);
   });
 
+  it('--dry-run sends no token request (the header shows as Bearer ***); a read a write depends on gets a token', async () => {
+    process.env.PDESK_TEST_OAUTH_SECRET5 = 'client-secret-z80';
+    const s = await oauthServer(grant('access-token-dry'));
+    const profile = validateProfile(
+      {
+        name: 't',
+        namespaces: { portal: 'p', practice: 'q' },
+        practice: { baseUrl: s.url, auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'dry', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET5' } },
+        portal: { baseUrl: s.url },
+      },
+      'test',
+    );
+    const c = new PdeskClient(profile, { dryRun: true });
+    open.push(c);
+    const e = (await failure(c.call('M3', { body: { resourceType: 'MedicationRequest' } }))) as Error & { request: { headers: Record<string, string> } };
+    expect(e.request.headers.authorization).toBe('Bearer ***');
+    expect(s.seen).toEqual([]);
+    await c.call('M2', { params: { id: 'mr-1' }, readForWrite: true });
+    expect(s.seen.map((r) => r.url)).toEqual(['/token', '/MedicationRequest/mr-1']);
+    expect(s.seen[1]!.authorization).toBe('Bearer access-token-dry');
+  });
+
   it('with a private key: an RS256 client assertion for the token URL, signed by that key', async () => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const keyFile = join(dir, 'client.pem');

@@ -7,7 +7,7 @@ import { Agent, request } from 'undici';
 import type { AuthConfig } from '../profiles/schema.js';
 import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
 import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
-import { redact, registerSecret } from './redact.js';
+import { REDACTED, redact, registerSecret } from './redact.js';
 import { type TlsFiles, tlsConnectOptions } from './transport.js';
 
 const oauthCache = new Map<string, { token: string; expiresAt: number }>();
@@ -115,8 +115,11 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
   return body.access_token;
 }
 
-/** The Authorization header for a party's auth config, or none. */
-export async function authHeader(auth: AuthConfig | undefined, what: string, tls?: TlsFiles): Promise<string | undefined> {
+/**
+ * The Authorization header for a party's auth config, or none. `offline` (a --dry-run that sends nothing): an
+ * OAuth2 token is not requested, and the header shows as `Bearer ***` like any redacted one.
+ */
+export async function authHeader(auth: AuthConfig | undefined, what: string, tls?: TlsFiles, o: { offline?: boolean } = {}): Promise<string | undefined> {
   if (!auth || auth.type === 'none') return undefined;
   switch (auth.type) {
     case 'bearer': {
@@ -141,6 +144,6 @@ export async function authHeader(auth: AuthConfig | undefined, what: string, tls
       return `Basic ${encoded}`;
     }
     case 'oauth2-client-credentials':
-      return `Bearer ${await oauthToken(auth, what, tls)}`;
+      return `Bearer ${o.offline ? REDACTED : await oauthToken(auth, what, tls)}`;
   }
 }

@@ -103,7 +103,7 @@ export class PdeskClient {
     return this.tlsCache.get(party);
   }
 
-  private async headers(party: Party, extra: Record<string, string>, contentType?: string): Promise<Record<string, string>> {
+  private async headers(party: Party, extra: Record<string, string>, contentType?: string, willSend = true): Promise<Record<string, string>> {
     // Header names are case-insensitive: each is set once, whatever its spelling in the profile. Profile
     // headers override the defaults; the operation's content type and the auth setting override them.
     const h: Record<string, string> = { accept: FHIR_JSON, 'user-agent': USER_AGENT };
@@ -113,7 +113,9 @@ export class PdeskClient {
       setHeader(h, k, v);
     }
     if (contentType) setHeader(h, 'content-type', contentType);
-    const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party, this.tls(party));
+    const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party, this.tls(party), {
+      offline: !willSend,
+    });
     if (auth) setHeader(h, 'authorization', auth);
     return h;
   }
@@ -122,14 +124,16 @@ export class PdeskClient {
   async call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
     const route = resolveRoute(this.profile, opId, o.params, o.query);
     const hasBody = o.body !== undefined;
-    const headers = await this.headers(route.party, route.headers, hasBody ? route.contentType ?? FHIR_JSON : undefined);
+    // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted).
+    const willSend = !this.opts.dryRun || (!!o.readForWrite && route.method === 'GET');
+    const headers = await this.headers(route.party, route.headers, hasBody ? route.contentType ?? FHIR_JSON : undefined, willSend);
     return this.exchange({ op: opId, party: route.party, method: route.method, url: route.url, headers, body: o.body }, o);
   }
 
   /** `pdesk api`: any method and path under a party's base URL, with the profile's auth and headers. */
   async raw(method: string, party: Party, path: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<ApiResult> {
     const url = /^https?:\/\//.test(path) ? path : `${baseUrlFor(this.profile, party)}${path.startsWith('/') ? '' : '/'}${path}`;
-    const headers = await this.headers(party, headersFor(this.profile, party), body !== undefined ? FHIR_JSON : undefined);
+    const headers = await this.headers(party, headersFor(this.profile, party), body !== undefined ? FHIR_JSON : undefined, !this.opts.dryRun);
     return this.exchange({ party, method: method.toUpperCase(), url, headers, body }, o);
   }
 
