@@ -85,6 +85,11 @@ function flushAndExit(code: number): void {
 }
 
 export async function run(argv: string[]): Promise<void> {
+  // A reader that stops early (`pdesk slots list … | head -1`) is not an error: stop quietly, no stack trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(ExitCode.ok);
+    throw e;
+  });
   // `pdesk` with no command opens the TUI.
   const args = argv.length === 0 ? ['tui'] : argv;
   const program = buildProgram();
