@@ -244,3 +244,11 @@ describe('table labels', () => {
     expect(utcParts(undefined)).toEqual({ day: '', time: '' });
   });
 });
+
+describe('buildCancellation takes the id bare or as a reference', () => {
+  it('Appointment/123 and 123 both name Appointment/123', async () => {
+    const { buildCancellation } = await import('../src/core/api/appointments.js');
+    for (const id of ['123', 'Appointment/123'])
+      expect(buildCancellation(id, 'Patient/pat-1', 'x').appointment.reference).toBe('Appointment/123');
+  });
+});

@@ -7,6 +7,7 @@
 import React, { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { PdeskClient } from '../core/client.js';
 import { HttpError, NetworkError, PdeskError } from '../core/errors.js';
+import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import type { Profile } from '../profiles/schema.js';
 import { useKeys } from './keys.js';
@@ -80,13 +81,14 @@ export function useDeskStatus(): DeskStatus {
 }
 
 /** Status-line text of an error: the sentence, then detail lines (OperationOutcome issues), without the request line. */
+/** An error as status-line text: sanitised (server text) and redacted (a server may quote a credential). */
 export function errorText(e: unknown): string {
-  if (typeof e === 'string') return sanitize(e);
+  if (typeof e === 'string') return redact(sanitize(e));
   if (e instanceof PdeskError) {
     const details = e.details.filter((d) => !/^request: /.test(d));
-    return sanitize([e.message, ...details].join(' · '));
+    return redact(sanitize([e.message, ...details].join(' · ')));
   }
-  return sanitize(`Unexpected error: ${(e as Error)?.message ?? String(e)}`);
+  return redact(sanitize(`Unexpected error: ${(e as Error)?.message ?? String(e)}`));
 }
 
 export function isAbort(e: unknown): boolean {

@@ -204,7 +204,7 @@ export function buildCancellation(appointmentId: string, actor: string, comment:
     throw new UsageError(`--actor must be Patient/<id> or PractitionerRole/<id>, not "${actor}".`);
   return parseBody(AppointmentResponseCreate, {
     resourceType: 'AppointmentResponse',
-    appointment: { reference: `Appointment/${appointmentId}` },
+    appointment: { reference: `Appointment/${appointmentId.replace(/^Appointment\//, '')}` },
     actor: { reference: actor },
     participantStatus: 'declined',
     comment,
