@@ -246,7 +246,7 @@ describe.each([
         [[...book, ...times, '--practitioner', '1001', '--service-category', GP, '--status', 'cancelled'], /^pdesk: --status must be one of booked, proposed, not "cancelled"\./],
         [[...book, '--start', 'noon', '--end', 'later', '--practitioner', '1001', '--service-category', GP], /^pdesk: --start must be a date/],
         [['appointments', 'book', '--comment', 'c', '--body', file('x.json', { resourceType: 'Appointment' })], /^pdesk: --comment cannot be used with --body/],
-        [['appointments', 'book', '--body', file('bad-appt.json', { resourceType: 'Appointment', id: 'a', status: 'booked' })], /^pdesk: The request body is invalid at \$\.start: required field is missing\./],
+        [['appointments', 'book', '--body', file('bad-appt.json', { resourceType: 'Appointment', id: 'a', status: 'booked' })], /^pdesk: --body: The request body is invalid at \$\.start: required field is missing\./],
         [['appointments', 'cancel', 'appt-1', '--actor', 'pat-1', '--comment', 'c'], /^pdesk: --actor must be Patient\/<id> or PractitionerRole\/<id>, not "pat-1"\./],
       ];
       for (const [args, message] of cases) {

@@ -48,7 +48,7 @@ function commanderMessage(e: CommanderError): string {
 }
 
 /** Print an error: one sentence, then detail lines; a stack only with --verbose. */
-export function reportError(e: unknown, verbose: boolean): number {
+export function reportError(e: unknown, verbose: boolean, args: readonly string[] = []): number {
   const write = (line: string) => process.stderr.write(`${redact(sanitize(line, true))}\n`);
   if (e instanceof PdeskError && e.name === 'DryRunResult') {
     // The body may carry server text (a reorder is built from an M2 read): escaped and redacted like any output.
@@ -64,7 +64,9 @@ export function reportError(e: unknown, verbose: boolean): number {
     return ExitCode.usage;
   }
   if (e instanceof PdeskError) {
-    write(`pdesk: ${e.message}`);
+    // An invalid body given with --body is the operator's file: say which option it came from.
+    const fromBody = e.name === 'BodyError' && args.includes('--body');
+    write(`pdesk: ${fromBody ? `--body: ${e.message}` : e.message}`);
     for (const d of e.details) write(`  ${d}`);
     if (verbose && e.stack) write(e.stack);
     return e.exitCode;
@@ -97,7 +99,7 @@ export async function run(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {
-    code = reportError(e, args.includes('--verbose'));
+    code = reportError(e, args.includes('--verbose'), args);
   }
   const ctx = (program as Command & { pdeskContext?: Context }).pdeskContext;
   if (ctx?.keepAlive) return; // long-running commands (sandbox, listen, tui) exit on their own
