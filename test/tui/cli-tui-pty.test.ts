@@ -5,7 +5,6 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
 
@@ -13,8 +12,9 @@ const hasScript = !spawnSync('script', ['--version']).error;
 const LEAVE = '\u001b[?1049l';
 const ENTER = '\u001b[?1049h';
 
-function start(configDir: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const env: Record<string, string> = { ...process.env, PDESK_CONFIG_DIR: configDir, TERM: 'xterm-256color' } as Record<string, string>;
+/** `tmp` is the child's TMPDIR, so the sandbox folder it makes is its own (other tests start sandboxes too). */
+function start(configDir: string, tmp: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const env: Record<string, string> = { ...process.env, PDESK_CONFIG_DIR: configDir, TMPDIR: tmp, TERM: 'xterm-256color' } as Record<string, string>;
   delete env.CI;
   const cmd = `stty rows 24 cols 80 2>/dev/null; exec '${process.execPath}' '${BIN}' tui --sandbox`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -38,7 +38,7 @@ function pdeskPid(scriptPid: number): number {
   return Number(r.stdout.trim().split('\n')[0]);
 }
 
-const sandboxDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith('pdesk-tui-sandbox-'));
+const sandboxDirs = (tmp: string) => readdirSync(tmp).filter((d) => d.startsWith('pdesk-tui-sandbox-'));
 
 describe.skipIf(!hasScript)('pdesk tui under a terminal', () => {
   // Ctrl-C is a key in raw mode (exit 0), or SIGINT (130) if it lands before Ink switched the terminal to raw mode.
@@ -51,11 +51,12 @@ describe.skipIf(!hasScript)('pdesk tui under a terminal', () => {
   for (const [name, stop, code] of cases) {
     it(`restores the terminal after ${name}`, async () => {
       const dir = tempDir();
-      const before = new Set(sandboxDirs());
-      const p = start(dir);
+      const tmp = tempDir();
+      const p = start(dir, tmp);
       try {
         await until(() => p.output().includes('appt API 2.0.0'));
-        const mine = sandboxDirs().filter((d) => !before.has(d));
+        const mine = sandboxDirs(tmp);
+        expect(mine).toHaveLength(1);
         expect(p.output()).toContain(ENTER);
         stop(p);
         const exit = await Promise.race([p.exited, new Promise<string>((r) => setTimeout(() => r('hung'), 6000))]);
@@ -63,7 +64,7 @@ describe.skipIf(!hasScript)('pdesk tui under a terminal', () => {
         const out = p.output();
         expect(out.lastIndexOf(LEAVE)).toBeGreaterThan(out.lastIndexOf(ENTER));
         expect(out.slice(out.lastIndexOf(LEAVE))).toContain('\u001b[?25h');
-        for (const d of mine) expect(existsSync(`${tmpdir()}/${d}`)).toBe(false);
+        for (const d of mine) expect(existsSync(`${tmp}/${d}`)).toBe(false);
       } finally {
         try {
           process.kill(-p.child.pid!, 'SIGKILL');
