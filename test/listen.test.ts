@@ -8,25 +8,14 @@ import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openThreadStore } from '../src/core/threads/index.js';
 import { sandboxProfile } from '../src/sandbox/profile.js';
+import { chatMessage } from './helpers/chat.js';
 import { runCli, tempDir, writeProfiles } from './helpers/cli.js';
 import { type ListenProcess, startListen } from './helpers/listen.js';
 
 const NS = { portal: 'portal.example', practice: 'practice.example' };
 
-function chat(id: string, thread: string, text: string, from = 'PractitionerRole/1001', to = 'Patient/pat-1') {
-  return {
-    resourceType: 'Communication',
-    id,
-    identifier: [{ system: `${NS.portal}.communication-id`, value: id }],
-    status: 'completed',
-    payload: [{ contentString: text }],
-    encounter: { identifier: [{ system: `${NS.practice}.encounter-id`, value: thread }] },
-    recipient: [{ reference: to }],
-    sender: [{ reference: from }],
-    subject: [{ reference: 'Patient/pat-1' }],
-    category: [{ coding: [{ system: `${NS.portal}.communication-type`, code: 'chat' }] }],
-  };
-}
+const chat = (id: string, thread: string, text: string, from = 'PractitionerRole/1001', to = 'Patient/pat-1') =>
+  chatMessage(id, thread, text, from, to);
 
 const notification = {
   resourceType: 'Communication',

@@ -13,24 +13,13 @@ import {
   threadStorePath,
 } from '../src/core/threads/index.js';
 import type { ChatCommunication } from '../src/core/schemas/chat.js';
+import { chatMessage } from './helpers/chat.js';
 import { tempDir } from './helpers/cli.js';
 
 const NS = { portal: 'portal.example', practice: 'practice.example' };
 
-export function chat(id: string, thread: string, text: string, from = 'Patient/pat-1', to = 'PractitionerRole/1001'): ChatCommunication {
-  return {
-    resourceType: 'Communication',
-    id,
-    identifier: [{ system: `${NS.portal}.communication-id`, value: id }],
-    status: 'completed',
-    payload: [{ contentString: text }],
-    encounter: { identifier: [{ system: `${NS.practice}.encounter-id`, value: thread }] },
-    recipient: [{ reference: to }],
-    sender: [{ reference: from }],
-    subject: [{ reference: 'Patient/pat-1' }],
-    category: [{ coding: [{ system: `${NS.portal}.communication-type`, code: 'chat' }] }],
-  };
-}
+export const chat = (id: string, thread: string, text: string, from = 'Patient/pat-1', to = 'PractitionerRole/1001') =>
+  chatMessage(id, thread, text, from, to);
 
 const marker = (at: string) => [{ op: 'add' as const, path: '/recipient/0/extension', value: { url: `${NS.portal}.ResourceSeenAt`, valueDateTime: at } }];
 
