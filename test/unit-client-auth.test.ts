@@ -5,42 +5,20 @@
 import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PdeskClient } from '../src/core/client.js';
 import { ConfigError, ContractError, ExitCode, HttpError, PdeskError } from '../src/core/errors.js';
 import { validateProfile } from '../src/profiles/store.js';
+import { type StubHandler, closeAfterEach, stubServer } from './helpers/http.js';
 
-type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((o) => o.close()));
-});
 
-async function serve(handler: Handler) {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (d) => (body += d));
-    req.on('end', () => handler(req, body, res));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const s = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-  open.push(s);
-  return s;
-}
 
 function client(baseUrl: string, practice: Record<string, unknown> = {}) {
   const profile = validateProfile(
@@ -48,7 +26,7 @@ function client(baseUrl: string, practice: Record<string, unknown> = {}) {
     'test',
   );
   const c = new PdeskClient(profile);
-  open.push(c);
+  closeAfterEach(c);
   return c;
 }
 
@@ -66,7 +44,7 @@ describe('a credential the server echoes back is redacted in the error itself (t
   const auth = { type: 'bearer', token: TOKEN };
 
   it('in OperationOutcome diagnostics', async () => {
-    const s = await serve((req, _b, res) => {
+    const s = await stubServer((req, res) => {
       res.writeHead(401, { 'content-type': 'application/fhir+json' });
       res.end(JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'login', diagnostics: `unknown token ${req.headers.authorization}` }] }));
     });
@@ -78,7 +56,7 @@ describe('a credential the server echoes back is redacted in the error itself (t
   });
 
   it('in a success body that is not JSON', async () => {
-    const s = await serve((req, _b, res) => {
+    const s = await stubServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<p>hello ${req.headers.authorization}</p>`);
     });
@@ -99,13 +77,13 @@ describe('a credential in a profile header', () => {
       'test',
     );
     const c = new PdeskClient(profile, { dryRun: true });
-    open.push(c);
+    closeAfterEach(c);
     const e = (await failure(c.call('A2'))) as Error & { request: { headers: Record<string, string> } };
     expect(e.request.headers).toMatchObject({ 'X-Auth-Token': '***', 'Ocp-Apim-Subscription-Key': '***', 'X-Api-Version': '2.0.0' });
   });
 
   it('is redacted when a server echoes it back', async () => {
-    const s = await serve((req, _b, res) => {
+    const s = await stubServer((req, res) => {
       res.writeHead(403, { 'content-type': 'text/plain' });
       res.end(`key ${req.headers['ocp-apim-subscription-key']} is not valid for ${req.headers['x-auth-token']}`);
     });
@@ -121,7 +99,7 @@ describe('oauth2-client-credentials', () => {
   /** A token endpoint at /token and a FHIR endpoint answering an empty Bundle; records every request. */
   async function oauthServer(token: (form: URLSearchParams, res: ServerResponse) => void) {
     const seen: Array<{ url: string; authorization?: string; form?: URLSearchParams }> = [];
-    const s = await serve((req, body, res) => {
+    const s = await stubServer((req, res, { body }) => {
       if (req.url === '/token') {
         const form = new URLSearchParams(body);
         seen.push({ url: req.url, form });
@@ -179,7 +157,7 @@ describe('oauth2-client-credentials', () => {
       'test',
     );
     const c = new PdeskClient(profile, { dryRun: true });
-    open.push(c);
+    closeAfterEach(c);
     const e = (await failure(c.call('M3', { body: { resourceType: 'MedicationRequest' } }))) as Error & { request: { headers: Record<string, string> } };
     expect(e.request.headers.authorization).toBe('Bearer ***');
     expect(s.seen).toEqual([]);
@@ -259,7 +237,7 @@ describe('TLS files (private CA, client certificate)', () => {
       },
     );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    open.push({ close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) });
+    closeAfterEach({ close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) });
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const tls = { caFile: f('ca.pem'), certFile: f('client.pem'), keyFile: f('client.key') };
     process.env.PDESK_TEST_TLS_SECRET = 'client-secret-tls';
@@ -273,7 +251,7 @@ describe('bearer and basic', () => {
   /** A server answering an empty Bundle; records each Authorization header. */
   async function authServer() {
     const seen: Array<string | undefined> = [];
-    const s = await serve((req, _b, res) => {
+    const s = await stubServer((req, res) => {
       seen.push(req.headers.authorization);
       res.writeHead(200, { 'content-type': 'application/fhir+json' });
       res.end(JSON.stringify({ resourceType: 'Bundle', entry: [] }));
@@ -343,7 +321,7 @@ describe('oauth2 with a private key file that cannot sign', () => {
     const file = join(dir, `${_what.replace(/\W/g, '-')}.pem`);
     writeFileSync(file, pem());
     let tokenRequests = 0;
-    const s = await serve((_q, _b, res) => {
+    const s = await stubServer((_q, res) => {
       tokenRequests++;
       res.writeHead(500).end();
     });
@@ -360,7 +338,7 @@ describe('oauth2 with a private key file that cannot sign', () => {
 describe('Retry-After', () => {
   it('longer than pdesk waits: not waited for, and the error says when to try again', async () => {
     let n = 0;
-    const s = await serve((_q, _b, res) => {
+    const s = await stubServer((_q, res) => {
       n++;
       res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '120' });
       res.end('busy');

@@ -3,51 +3,21 @@
  * methods only, Retry-After, connection errors, resets mid-body, time-outs, size bound. Waits are recorded by an
  * injected sleep, so the tests do not actually wait.
  */
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { ExitCode, NetworkError } from '../src/core/errors.js';
 import { registerSecret } from '../src/core/redact.js';
 import { MAX_RETRY_AFTER_MS, Transport, isIdempotent, retryAfterMs } from '../src/core/transport.js';
+import { type StubHandler, closeAfterEach, stubServer } from './helpers/http.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((o) => o.close()));
-});
 
-/** A server answering with `handler` (n = 1-based request count); records method, url and body. */
-async function serve(handler: Handler) {
-  const received: Array<{ method: string; url: string; body: string }> = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (d) => (body += d));
-    req.on('end', () => {
-      received.push({ method: req.method!, url: req.url!, body });
-      handler(req, res, received.length);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const s = {
-    url,
-    received,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-  open.push(s);
-  return s;
-}
 
 function transport(o: ConstructorParameters<typeof Transport>[0] = {}) {
   const waits: number[] = [];
   const log: string[] = [];
   const t = new Transport({ sleep: async (ms) => void waits.push(ms), log: (l) => log.push(l), ...o });
-  open.push(t);
+  closeAfterEach(t);
   return { t, waits, log };
 }
 
@@ -93,7 +63,7 @@ describe('isIdempotent', () => {
 
 describe('retries on status', () => {
   it('a GET is retried on 503 with backoff and succeeds', async () => {
-    const s = await serve((_q, res, n) => (n < 3 ? json(res, 503, {}) : json(res, 200, { ok: 1 })));
+    const s = await stubServer((_q, res, { n }) => (n < 3 ? json(res, 503, {}) : json(res, 200, { ok: 1 })));
     const { t, waits, log } = transport();
     const r = await t.request({ method: 'GET', url: `${s.url}/Slot`, headers: {} });
     expect(r.status).toBe(200);
@@ -106,7 +76,7 @@ describe('retries on status', () => {
 
   it('honours a Retry-After up to 10 s (429, 502, 504 too)', async () => {
     const statuses = [429, 502, 504];
-    const s = await serve((_q, res, n) => (n <= 3 ? json(res, statuses[n - 1]!, {}, { 'retry-after': String(n * 3) }) : json(res, 200, {})));
+    const s = await stubServer((_q, res, { n }) => (n <= 3 ? json(res, statuses[n - 1]!, {}, { 'retry-after': String(n * 3) }) : json(res, 200, {})));
     const { t, waits } = transport({ retriesMax: 3 });
     const r = await t.request({ method: 'GET', url: s.url, headers: {} });
     expect(r.status).toBe(200);
@@ -114,7 +84,7 @@ describe('retries on status', () => {
   });
 
   it('a Retry-After longer than 10 s is not waited for: the 503 is returned at once', async () => {
-    const s = await serve((_q, res) => json(res, 503, { resourceType: 'OperationOutcome', issue: [] }, { 'retry-after': '120' }));
+    const s = await stubServer((_q, res) => json(res, 503, { resourceType: 'OperationOutcome', issue: [] }, { 'retry-after': '120' }));
     const { t, waits, log } = transport();
     const r = await t.request({ method: 'GET', url: s.url, headers: {} });
     expect(r.status).toBe(503);
@@ -125,14 +95,14 @@ describe('retries on status', () => {
   });
 
   it('gives up after retries.max and returns the last answer', async () => {
-    const s = await serve((_q, res) => json(res, 503, {}));
+    const s = await stubServer((_q, res) => json(res, 503, {}));
     const { t } = transport({ retriesMax: 1 });
     const r = await t.request({ method: 'GET', url: s.url, headers: {} });
     expect([r.status, r.attempts, s.received.length]).toEqual([503, 2, 2]);
   });
 
   it.each(['POST', 'PATCH'])('a %s is never re-sent on 503', async (method) => {
-    const s = await serve((_q, res) => json(res, 503, {}));
+    const s = await stubServer((_q, res) => json(res, 503, {}));
     const { t, waits } = transport();
     const r = await t.request({ method, url: s.url, headers: { 'content-type': 'application/fhir+json' }, body: '{"a":1}' });
     expect(r.status).toBe(503);
@@ -142,7 +112,7 @@ describe('retries on status', () => {
   });
 
   it('a PUT is idempotent and retried; 500 and 4xx are not retried', async () => {
-    const s = await serve((_q, res, n) => json(res, n === 1 ? 503 : n === 2 ? 500 : 404, {}));
+    const s = await stubServer((_q, res, { n }) => json(res, n === 1 ? 503 : n === 2 ? 500 : 404, {}));
     const { t } = transport();
     expect((await t.request({ method: 'PUT', url: s.url, headers: {}, body: '{}' })).status).toBe(500);
     expect(s.received).toHaveLength(2);
@@ -153,7 +123,7 @@ describe('retries on status', () => {
 
 describe('connection errors', () => {
   it('connection refused names the origin; a GET is retried first', async () => {
-    const s = await serve(() => undefined);
+    const s = await stubServer(() => undefined);
     await s.close();
     const { t, waits } = transport();
     const e = await networkError(t.request({ method: 'GET', url: `${s.url}/Slot`, headers: {} }));
@@ -163,14 +133,14 @@ describe('connection errors', () => {
   });
 
   it('a connection reset before the answer: a GET is retried and succeeds', async () => {
-    const s = await serve((req, res, n) => (n === 1 ? req.socket.destroy() : json(res, 200, { ok: true })));
+    const s = await stubServer((req, res, { n }) => (n === 1 ? req.socket.destroy() : json(res, 200, { ok: true })));
     const { t } = transport();
     const r = await t.request({ method: 'GET', url: s.url, headers: {} });
     expect([r.status, r.attempts, s.received.length]).toEqual([200, 2, 2]);
   });
 
   it('a connection reset: a POST is not re-sent, and the error says it may have arrived', async () => {
-    const s = await serve((req) => req.socket.destroy());
+    const s = await stubServer((req) => req.socket.destroy());
     const { t, waits } = transport();
     const e = await networkError(t.request({ method: 'POST', url: s.url, headers: {}, body: '{}' }));
     expect(e.message).toMatch(/^Cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection reset\)\.$/);
@@ -180,18 +150,18 @@ describe('connection errors', () => {
   });
 
   it('a reset in the middle of the body: GET retried, POST reported once', async () => {
-    const midBody: Handler = (_q, res) => {
+    const midBody: StubHandler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/fhir+json', 'content-length': '1000' });
       res.write('{"resourceType":"Bundle","entry":[');
       setTimeout(() => res.socket?.destroy(), 5);
     };
-    const s = await serve((q, res, n) => (n === 1 ? midBody(q, res, n) : json(res, 200, { done: true })));
+    const s = await stubServer((q, res, info) => (info.n === 1 ? midBody(q, res, info) : json(res, 200, { done: true })));
     const { t } = transport();
     const r = await t.request({ method: 'GET', url: s.url, headers: {} });
     expect(JSON.parse(r.text)).toEqual({ done: true });
     expect(r.attempts).toBe(2);
 
-    const p = await serve(midBody);
+    const p = await stubServer(midBody);
     const e = await networkError(t.request({ method: 'POST', url: p.url, headers: {}, body: '{}' }));
     expect(e.message).toContain('connection reset');
     expect(e.details.join('\n')).toContain('may have reached the server');
@@ -201,7 +171,7 @@ describe('connection errors', () => {
 
 describe('deadlines and bounds', () => {
   it('no answer within requestMs is a time-out naming the origin (not retried)', async () => {
-    const s = await serve(() => undefined); // never answers
+    const s = await stubServer(() => undefined); // never answers
     const { t, waits } = transport({ requestMs: 150 });
     const started = Date.now();
     const e = await networkError(t.request({ method: 'GET', url: `${s.url}/x`, headers: {} }));
@@ -214,7 +184,7 @@ describe('deadlines and bounds', () => {
 
   it('a secret in the URL of a request that timed out or was abandoned is redacted in the error', async () => {
     registerSecret('url-secret-5150');
-    const s = await serve(() => undefined);
+    const s = await stubServer(() => undefined);
     const { t } = transport({ requestMs: 100 });
     const timedOut = await networkError(t.request({ method: 'GET', url: `${s.url}/x?key=url-secret-5150`, headers: {} }));
     expect(timedOut.details).toEqual([`GET ${s.url}/x?key=***`]);
@@ -225,7 +195,7 @@ describe('deadlines and bounds', () => {
   });
 
   it("the caller's abort signal abandons the request", async () => {
-    const s = await serve(() => undefined);
+    const s = await stubServer(() => undefined);
     const { t } = transport();
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 50);
@@ -234,18 +204,20 @@ describe('deadlines and bounds', () => {
   });
 
   it('a response larger than maxResponseBytes is refused', async () => {
-    const s = await serve((_q, res) => json(res, 200, { big: 'x'.repeat(10_000) }));
+    const s = await stubServer((_q, res) => json(res, 200, { big: 'x'.repeat(10_000) }));
     const { t } = transport({ maxResponseBytes: 1000, retriesMax: 0 });
     const e = await networkError(t.request({ method: 'GET', url: s.url, headers: {} }));
     expect(e.message).toContain('response too large');
   });
 
   it('sends method, path with query, headers and body as given', async () => {
-    const s = await serve((req, res) => json(res, 201, { got: req.headers['x-test'], ct: req.headers['content-type'] }));
+    const s = await stubServer((req, res) => json(res, 201, { got: req.headers['x-test'], ct: req.headers['content-type'] }));
     const { t } = transport();
     const r = await t.request({ method: 'POST', url: `${s.url}/a/b%2Fc?x=1%7C2`, headers: { 'x-test': 'yes', 'content-type': 'application/fhir+json' }, body: '{"k":1}' });
     expect(r.status).toBe(201);
     expect(JSON.parse(r.text)).toEqual({ got: 'yes', ct: 'application/fhir+json' });
-    expect(s.received[0]).toEqual({ method: 'POST', url: '/a/b%2Fc?x=1%7C2', body: '{"k":1}' });
+    const { headers, ...request } = s.received[0]!;
+    expect(request).toEqual({ method: 'POST', url: '/a/b%2Fc?x=1%7C2', body: '{"k":1}' });
+    expect(headers['x-test']).toBe('yes');
   });
 });
