@@ -265,24 +265,30 @@ export class BulkSend {
     }
   }
 
-  /** Count the data rows and check every journaled row against the CSV (row hash). */
-  private async verify(): Promise<void> {
-    const name = basename(this.csvPath);
+  /** The CSV's data rows with their numbers (1 = the first row after the header); the parser is closed after. */
+  private async *dataRows(): AsyncGenerator<[number, string[]]> {
     const parser = openCsv(this.csvPath, this.delimiter);
     let n = -1;
     try {
-      for await (const rec of parser) {
-        n++;
-        if (n === 0) continue;
-        if (this.rows.state(n) !== RowState.none && !this.rows.hashMatches(n, rowHash(rec as string[]))) throw this.changed(n);
+      for await (const rec of parser) if (++n > 0) yield [n, rec as string[]];
+    } finally {
+      parser.destroy();
+    }
+  }
+
+  /** Count the data rows and check every journaled row against the CSV (row hash). */
+  private async verify(): Promise<void> {
+    const name = basename(this.csvPath);
+    let total = 0;
+    try {
+      for await (const [n, rec] of this.dataRows()) {
+        total = n;
+        if (this.rows.state(n) !== RowState.none && !this.rows.hashMatches(n, rowHash(rec))) throw this.changed(n);
       }
     } catch (e) {
       if (e instanceof PdeskError) throw e;
       throw new UsageError(`--csv: ${name} is not valid CSV: ${describeCsvError(e)}.`);
-    } finally {
-      parser.destroy();
     }
-    const total = Math.max(0, n);
     if (this.rows.maxRow > total)
       throw new UsageError(`The CSV ${name} changed since the journal was written: it has ${total} rows, the journal records row ${this.rows.maxRow}.`, [
         `journal: ${this.journalPath}`,
@@ -345,20 +351,15 @@ export class BulkSend {
 
   /** Dry run: the body of the first row that a run would send, or undefined when there is none. */
   async firstBody(): Promise<{ row: number; body: Notification } | undefined> {
-    const parser = openCsv(this.csvPath, this.delimiter);
-    let n = -1;
     try {
-      for await (const rec of parser) {
-        n++;
-        if (n === 0) continue;
+      for await (const [n, rec] of this.dataRows()) {
         const st = this.rows.state(n);
         if (st === RowState.ok) continue;
         if (isUncertain(st) && !this.input.resendUncertain) continue;
-        const body = this.body(rec as string[]);
+        const body = this.body(rec);
         if (typeof body !== 'string') return { row: n, body };
       }
     } finally {
-      parser.destroy();
       this.unlock?.();
     }
     return undefined;
@@ -509,14 +510,11 @@ export class BulkSend {
       void p.finally(() => tasks.delete(p));
     };
 
-    const parser = openCsv(this.csvPath, this.delimiter);
-    let n = -1;
+    let rows = 0; // data rows read (the total when they were not counted first)
     try {
-      for await (const rec of parser) {
+      for await (const [n, fields] of this.dataRows()) {
         if (this.stopping) break;
-        n++;
-        if (n === 0) continue;
-        const fields = rec as string[];
+        rows = n;
         const hash = rowHash(fields);
         if (!this.rows.hashMatches(n, hash)) {
           fail(this.changed(n));
@@ -565,8 +563,6 @@ export class BulkSend {
       }
     } catch (e) {
       fail(e instanceof PdeskError ? e : new UsageError(`--csv: ${basename(this.csvPath)} is not valid CSV: ${describeCsvError(e)}.`, ['Rows before the problem were processed; fix the file and run again.']));
-    } finally {
-      parser.destroy();
     }
     while (tasks.size) await Promise.allSettled([...tasks]);
     await writer.close();
@@ -581,7 +577,7 @@ export class BulkSend {
       uncertain: c.uncertain,
       journal: this.journalPath,
       ...(failedOut ? { failedCsv: this.failedCsvPath } : {}),
-      total: c.total ?? (interrupted || this.fatal ? c.seen : Math.max(0, n)),
+      total: c.total ?? (interrupted || this.fatal ? c.seen : rows),
       ...(interrupted ? { interrupted: true } : {}),
       exitCode: this.fatal
         ? this.fatal.exitCode
