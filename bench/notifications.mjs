@@ -108,10 +108,14 @@ function vmHwmKb(pid) {
 function pdeskBulk(configDir, csv, n) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bin, 'notifications', 'send', '--csv', csv, '--topic', TOPIC, '--text', TEXT, '--concurrency', String(CONCURRENCY), '--json'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PDESK_CONFIG_DIR: configDir },
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'notifications', 'send', '--csv', csv, '--topic', TOPIC, '--text', TEXT, '--concurrency', String(CONCURRENCY), '--json'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, PDESK_CONFIG_DIR: configDir },
+      },
+    );
     let out = '';
     let err = '';
     let hwm = 0;
@@ -162,7 +166,11 @@ try {
     const csv = join(dir, `rows-${rep}.csv`);
     rmSync(cfg, { recursive: true, force: true });
     mkdirSync(cfg, { recursive: true });
-    writeFileSync(join(cfg, 'profiles.json'), JSON.stringify({ schemaVersion: 1, defaultProfile: 'sandbox', profiles: { sandbox: sb.info.profile } }), { mode: 0o600 });
+    writeFileSync(
+      join(cfg, 'profiles.json'),
+      JSON.stringify({ schemaVersion: 1, defaultProfile: 'sandbox', profiles: { sandbox: sb.info.profile } }),
+      { mode: 0o600 },
+    );
     const one = join(dir, `one-${rep}.csv`);
     await writeCsv(one, 1, 20_000_000);
     const b1 = await pdeskBulk(cfg, one, 1);
@@ -191,14 +199,20 @@ try {
   sandboxes.push(sb);
   const cfg = join(dir, 'cfg-mem');
   mkdirSync(cfg, { recursive: true });
-  writeFileSync(join(cfg, 'profiles.json'), JSON.stringify({ schemaVersion: 1, defaultProfile: 'sandbox', profiles: { sandbox: sb.info.profile } }), { mode: 0o600 });
+  writeFileSync(
+    join(cfg, 'profiles.json'),
+    JSON.stringify({ schemaVersion: 1, defaultProfile: 'sandbox', profiles: { sandbox: sb.info.profile } }),
+    { mode: 0o600 },
+  );
   const csv = join(dir, 'rows-mem.csv');
   await writeCsv(csv, MEM_ROWS);
   const m = await pdeskBulk(cfg, csv, MEM_ROWS);
   await stopSandbox(sb);
   sandboxes.pop();
   const memRate = (MEM_ROWS / m.ms) * 1000;
-  console.log(`${MEM_ROWS} rows: peak RSS ${m.peakRssMb.toFixed(1)} MB (< 150 MB: ${m.peakRssMb < 150 ? 'ok' : 'OVER'}), ${memRate.toFixed(0)} rows/s`);
+  console.log(
+    `${MEM_ROWS} rows: peak RSS ${m.peakRssMb.toFixed(1)} MB (< 150 MB: ${m.peakRssMb < 150 ? 'ok' : 'OVER'}), ${memRate.toFixed(0)} rows/s`,
+  );
 
   console.log(
     JSON.stringify({

@@ -30,18 +30,38 @@ const profile = {
   practice: { baseUrl: `${url}/practice` },
   portal: { baseUrl: `${url}/portal` },
 };
-writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ schemaVersion: 1, defaultProfile: 'bench', profiles: { bench: profile } }), { mode: 0o600 });
+writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ schemaVersion: 1, defaultProfile: 'bench', profiles: { bench: profile } }), {
+  mode: 0o600,
+});
 const env = { PDESK_CONFIG_DIR: dir };
 try {
   const r = await compare([
     { name: 'node -e 0', cmd: process.execPath, args: ['-e', '0'] },
     { name: 'pdesk --help', cmd: process.execPath, args: [bin, '--help'], env },
-    { name: 'pdesk appointment-types list', cmd: process.execPath, args: [bin, 'appointment-types', 'list', '--service-category', 'gp', '--json'], env },
-    { name: 'pdesk slots list (one week)', cmd: process.execPath, args: [bin, 'slots', 'list', '--service-category', 'urn:pdesk:service-category|gp', '--from', 'today', '--to', '+6d', '--json'], env },
+    {
+      name: 'pdesk appointment-types list',
+      cmd: process.execPath,
+      args: [bin, 'appointment-types', 'list', '--service-category', 'gp', '--json'],
+      env,
+    },
+    {
+      name: 'pdesk slots list (one week)',
+      cmd: process.execPath,
+      args: [bin, 'slots', 'list', '--service-category', 'urn:pdesk:service-category|gp', '--from', 'today', '--to', '+6d', '--json'],
+      env,
+    },
   ]);
   const base = r['node -e 0'].median;
-  const rows = Object.entries(r).map(([name, t]) => ({ name, medianMs: +t.median.toFixed(1), p95Ms: +t.p95.toFixed(1), ratio: +(t.median / base).toFixed(2) }));
-  for (const row of rows) console.log(`${row.name.padEnd(32)} median ${String(row.medianMs).padStart(7)} ms  p95 ${String(row.p95Ms).padStart(7)} ms  ${row.ratio}x`);
+  const rows = Object.entries(r).map(([name, t]) => ({
+    name,
+    medianMs: +t.median.toFixed(1),
+    p95Ms: +t.p95.toFixed(1),
+    ratio: +(t.median / base).toFixed(2),
+  }));
+  for (const row of rows)
+    console.log(
+      `${row.name.padEnd(32)} median ${String(row.medianMs).padStart(7)} ms  p95 ${String(row.p95Ms).padStart(7)} ms  ${row.ratio}x`,
+    );
   const help = rows.find((x) => x.name === 'pdesk --help').ratio;
   const read = rows.find((x) => x.name === 'pdesk appointment-types list').ratio;
   console.log(`budget: --help ${help}x (<= 2x: ${help <= 2 ? 'ok' : 'OVER'}), read command ${read}x (<= 4x: ${read <= 4 ? 'ok' : 'OVER'})`);

@@ -18,7 +18,11 @@ const HEADER = 'appt API';
 
 /** Environment for a child TUI: no CI markers (Ink draws nothing live under CI), a fresh config folder. */
 function tuiEnv(configDir) {
-  const env = { ...process.env, PDESK_CONFIG_DIR: configDir, TERM: process.env.TERM && process.env.TERM !== 'dumb' ? process.env.TERM : 'xterm-256color' };
+  const env = {
+    ...process.env,
+    PDESK_CONFIG_DIR: configDir,
+    TERM: process.env.TERM && process.env.TERM !== 'dumb' ? process.env.TERM : 'xterm-256color',
+  };
   for (const k of Object.keys(env)) if (k === 'CI' || k === 'CONTINUOUS_INTEGRATION' || k.startsWith('CI_')) delete env[k];
   return env;
 }
@@ -90,7 +94,9 @@ async function loadHarness(dir) {
         name: 'stub-devtools',
         setup(b) {
           b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
-          b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };' }));
+          b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+            contents: 'export default { initialize() {}, connectToDevTools() {} };',
+          }));
         },
       },
     ],
@@ -172,13 +178,19 @@ try {
   const keyP95 = percentile(k.times, 95);
 
   console.log(`node -e 0                          median ${nodeMs.toFixed(1).padStart(7)} ms`);
-  console.log(`pdesk tui --sandbox first frame    median ${frameMs.toFixed(1).padStart(7)} ms  p95 ${percentile(frameTimes, 95).toFixed(1).padStart(7)} ms  ${frameRatio.toFixed(2)}x`);
+  console.log(
+    `pdesk tui --sandbox first frame    median ${frameMs.toFixed(1).padStart(7)} ms  p95 ${percentile(frameTimes, 95).toFixed(1).padStart(7)} ms  ${frameRatio.toFixed(2)}x`,
+  );
   console.log(`10,000-slot list first render             ${k.firstRender.toFixed(1).padStart(7)} ms`);
-  console.log(`key press -> next frame (${k.times.length} keys)  median ${keyMedian.toFixed(2).padStart(6)} ms  p95 ${keyP95.toFixed(2).padStart(6)} ms  max ${Math.max(...k.times).toFixed(2)} ms`);
+  console.log(
+    `key press -> next frame (${k.times.length} keys)  median ${keyMedian.toFixed(2).padStart(6)} ms  p95 ${keyP95.toFixed(2).padStart(6)} ms  max ${Math.max(...k.times).toFixed(2)} ms`,
+  );
   const okFrame = frameRatio <= 10;
   // The budget is on the median (the issue's "< 16 ms per key press"); p95 is reported beside it.
   const okKey = keyMedian < 16;
-  console.log(`budget: first frame ${frameRatio.toFixed(2)}x (<= 10x: ${okFrame ? 'ok' : 'OVER'}), key press median ${keyMedian.toFixed(2)} ms (< 16 ms: ${okKey ? 'ok' : 'OVER'}; p95 ${keyP95.toFixed(2)} ms)${k.sane ? '' : ' (the list did not end on row 1: check the harness)'}`);
+  console.log(
+    `budget: first frame ${frameRatio.toFixed(2)}x (<= 10x: ${okFrame ? 'ok' : 'OVER'}), key press median ${keyMedian.toFixed(2)} ms (< 16 ms: ${okKey ? 'ok' : 'OVER'}; p95 ${keyP95.toFixed(2)} ms)${k.sane ? '' : ' (the list did not end on row 1: check the harness)'}`,
+  );
   console.log(
     JSON.stringify({
       name: 'tui',
@@ -189,7 +201,10 @@ try {
       keyMedianMs: +keyMedian.toFixed(2),
       keyP95Ms: +keyP95.toFixed(2),
       keys: k.times.length,
-      budget: { firstFrame: { ratio: +frameRatio.toFixed(2), max: 10, ok: okFrame }, key: { medianMs: +keyMedian.toFixed(2), p95Ms: +keyP95.toFixed(2), maxMs: 16, ok: okKey } },
+      budget: {
+        firstFrame: { ratio: +frameRatio.toFixed(2), max: 10, ok: okFrame },
+        key: { medianMs: +keyMedian.toFixed(2), p95Ms: +keyP95.toFixed(2), maxMs: 16, ok: okKey },
+      },
     }),
   );
 } finally {

@@ -4,7 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 // A one-shot command would otherwise wait ~90 ms at exit for V8 to finish optimising undici's WebAssembly
-// HTTP parser in the background (measured: bench/startup.mjs; ../shared/notes/stack.md). Its baseline compile
+// HTTP parser in the background (measured: bench/startup.mjs). Its baseline compile
 // is plenty for a handful of requests. Long-running commands (bulk sends, listen, sandbox, the TUI) keep the
 // optimised parser.
 const args = process.argv.slice(2);

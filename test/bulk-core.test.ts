@@ -8,7 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { csvLine, detectDelimiter, openCsv } from '../src/core/bulk/csv.js';
-import { JournalWriter, RowState, RowTable, bootId, isUncertain, loadJournal, lockJournal, rowHash, shortHash } from '../src/core/bulk/journal.js';
+import {
+  JournalWriter,
+  RowState,
+  RowTable,
+  bootId,
+  isUncertain,
+  loadJournal,
+  lockJournal,
+  rowHash,
+  shortHash,
+} from '../src/core/bulk/journal.js';
 import { classify, failedCsvPath } from '../src/core/bulk/notifications.js';
 import { compileTemplate, placeholders } from '../src/core/bulk/template.js';
 import { HttpError, NetworkError, UsageError } from '../src/core/errors.js';
@@ -84,14 +94,29 @@ describe('CSV', () => {
 });
 
 describe('journal', () => {
-  const base = (path: string) => ({ path, templateHash: 'aaaaaaaaaaaaaaaa', emailColumn: 'email', csvPath: '/x.csv', warn: () => undefined });
-  const header = { journal: 'pdesk-notifications' as const, version: 1, template: 'aaaaaaaaaaaaaaaa', emailColumn: 'email', csv: '/x.csv', created: 'now' };
+  const base = (path: string) => ({
+    path,
+    templateHash: 'aaaaaaaaaaaaaaaa',
+    emailColumn: 'email',
+    csvPath: '/x.csv',
+    warn: () => undefined,
+  });
+  const header = {
+    journal: 'pdesk-notifications' as const,
+    version: 1,
+    template: 'aaaaaaaaaaaaaaaa',
+    emailColumn: 'email',
+    csv: '/x.csv',
+    created: 'now',
+  };
 
   it('group commit: records appended together share fsyncs, and each resolves once written', async () => {
     const path = join(tmp(), 'j.ndjson');
     const w = await JournalWriter.open(path, header);
     const before = w.batches;
-    await Promise.all(Array.from({ length: 200 }, (_, i) => w.record({ row: i + 1, hash: rowHash([String(i)]), state: 'ok', status: 201 })));
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => w.record({ row: i + 1, hash: rowHash([String(i)]), state: 'ok', status: 201 })),
+    );
     expect(w.batches - before).toBeGreaterThanOrEqual(1);
     expect(w.batches - before).toBeLessThan(10);
     await w.close();
@@ -150,7 +175,12 @@ describe('journal', () => {
     const path = join(tmp(), 'j.ndjson');
     const w = await JournalWriter.open(path, header);
     await w.append(JSON.stringify({ run: 'r1', boot: bootId(), pid: 1 }));
-    for (const [row, state] of [[1, 'unknown'], [2, 'started'], [3, 'failed'], [4, 'unknown']] as const) {
+    for (const [row, state] of [
+      [1, 'unknown'],
+      [2, 'started'],
+      [3, 'failed'],
+      [4, 'unknown'],
+    ] as const) {
       await w.record({ row, hash: rowHash([String(row)]), state: 'sending' });
       await w.record({ row, hash: rowHash([String(row)]), state });
     }
@@ -174,7 +204,9 @@ describe('journal', () => {
     const path = join(tmp(), 'j.ndjson');
     const w = await JournalWriter.open(path, header);
     await w.close();
-    await expect(loadJournal({ ...base(path), templateHash: 'bbbbbbbbbbbbbbbb' })).rejects.toThrow(/written for another --text, --topic or --email-column/);
+    await expect(loadJournal({ ...base(path), templateHash: 'bbbbbbbbbbbbbbbb' })).rejects.toThrow(
+      /written for another --text, --topic or --email-column/,
+    );
     const other = join(tmp(), 'other.txt');
     writeFileSync(other, 'hello\nworld\n');
     await expect(loadJournal(base(other))).rejects.toThrow(/is not a pdesk notifications journal/);
@@ -220,7 +252,10 @@ describe('classify', () => {
   it('a definite answer is a failure to retry; 5xx and network errors are server-side', () => {
     expect(classify(new HttpError(422, { method: 'POST', url: 'u' }))).toMatchObject({ state: 'failed', status: 422, server: false });
     expect(classify(new HttpError(503, { method: 'POST', url: 'u' }))).toMatchObject({ state: 'failed', status: 503, server: true });
-    expect(classify(new NetworkError('Cannot reach x (connection refused).', [], 'ECONNREFUSED'))).toMatchObject({ state: 'failed', server: true });
+    expect(classify(new NetworkError('Cannot reach x (connection refused).', [], 'ECONNREFUSED'))).toMatchObject({
+      state: 'failed',
+      server: true,
+    });
   });
   it('a lost connection or a time-out after sending is uncertain, never retried blindly', () => {
     expect(classify(new NetworkError('Cannot reach x (connection reset).', [], 'ECONNRESET')).state).toBe('unknown');

@@ -52,7 +52,18 @@ const posts = (env: Env) => env.sandbox.received.filter((r) => r.method === 'POS
 /** The journal a run without --journal keeps: in the config folder, per profile and CSV file (cli.md). */
 const journalOf = (env: Env, csv: string) => defaultJournalPath(env.configDir, 'sandbox', csv);
 
-const send = (csv: string, ...more: string[]) => ['notifications', 'send', '--csv', csv, '--topic', 'News', '--text', 'Hello {name}', '--json', ...more];
+const send = (csv: string, ...more: string[]) => [
+  'notifications',
+  'send',
+  '--csv',
+  csv,
+  '--topic',
+  'News',
+  '--text',
+  'Hello {name}',
+  '--json',
+  ...more,
+];
 
 /** Rows of a CSV written by pdesk (failed rows), as objects keyed by the header. */
 function failedRows(path: string): Array<Record<string, string>> {
@@ -138,10 +149,27 @@ describe.concurrent('placeholders and columns', () => {
   it('fills {column} placeholders in --text and --topic per row', async () => {
     const env = await sandbox();
     const csv = csvFile('email,name,city\nann@example.org,Ann,Delft\nbob@example.org,Bob,Gouda\n');
-    const r = await env.run(['notifications', 'send', '--csv', csv, '--topic', 'For {name}', '--text', 'Hello {name} in {city} {{ok}}', '--json']);
+    const r = await env.run([
+      'notifications',
+      'send',
+      '--csv',
+      csv,
+      '--topic',
+      'For {name}',
+      '--text',
+      'Hello {name} in {city} {{ok}}',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ sent: 2, failed: 0 });
-    const bodies = posts(env).map((p) => p.body as { topic: { text: string }; payload: Array<{ contentString: string }>; contained: Array<{ telecom: Array<{ value: string }> }> });
+    const bodies = posts(env).map(
+      (p) =>
+        p.body as {
+          topic: { text: string };
+          payload: Array<{ contentString: string }>;
+          contained: Array<{ telecom: Array<{ value: string }> }>;
+        },
+    );
     const byEmail = Object.fromEntries(bodies.map((b) => [b.contained[0]!.telecom[0]!.value, b]));
     expect(byEmail['ann@example.org']!.topic.text).toBe('For Ann');
     expect(byEmail['ann@example.org']!.payload[0]!.contentString).toBe('Hello Ann in Delft {ok}');
@@ -182,9 +210,7 @@ describe.concurrent('placeholders and columns', () => {
   it('quoted fields with separators, quotes and newlines, a BOM and ; as separator', async () => {
     const env = await sandbox();
     const csv = csvFile(
-      '\ufeffemail;name;note\r\n' +
-        'ann@example.org;"Doe; Ann";"line 1\r\nline ""2"""\r\n' +
-        '"bob@example.org";Bob, Jr.;plain\r\n',
+      '\ufeffemail;name;note\r\n' + 'ann@example.org;"Doe; Ann";"line 1\r\nline ""2"""\r\n' + '"bob@example.org";Bob, Jr.;plain\r\n',
     );
     const r = await env.run(['notifications', 'send', '--csv', csv, '--topic', '{name}', '--text', '{note}', '--json']);
     expect(r.code).toBe(0);
@@ -292,7 +318,8 @@ describe.concurrent('journal: resuming safely', () => {
       csv,
       created: '2026-01-01T00:00:00.000Z',
     };
-    const rec = (row: number, fields: string[], state: string, extra = {}) => JSON.stringify({ row, hash: rowHash(fields), state, ...extra });
+    const rec = (row: number, fields: string[], state: string, extra = {}) =>
+      JSON.stringify({ row, hash: rowHash(fields), state, ...extra });
     writeFileSync(
       journal,
       [
@@ -348,7 +375,10 @@ describe.concurrent('journal: resuming safely', () => {
     expect((await env.run(send(csv))).code).toBe(0);
     const n = env.sandbox.state.notifications.length;
 
-    writeFileSync(csv, readFileSync(csv, 'utf8').replace('user3@example.org,User 3', 'user3@example.org,User Three') + 'user6@example.org,User 6\n');
+    writeFileSync(
+      csv,
+      `${readFileSync(csv, 'utf8').replace('user3@example.org,User 3', 'user3@example.org,User Three')}user6@example.org,User 6\n`,
+    );
     const r = await env.run(send(csv));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('The CSV people.csv changed since the journal was written: row 3 differs');
@@ -413,7 +443,11 @@ describe.concurrent('interruptions', () => {
     await new Promise((r) => setTimeout(r, 50)); // requests already sent still land at the server
 
     const journal = journalOf(env, csv);
-    const acknowledged = new Set(journalLines(journal).filter((l) => l.state === 'ok').map((l) => l.row as number));
+    const acknowledged = new Set(
+      journalLines(journal)
+        .filter((l) => l.state === 'ok')
+        .map((l) => l.row as number),
+    );
     expect(acknowledged.size).toBeGreaterThan(0);
 
     const second = await env.run(send(csv));
@@ -474,4 +508,3 @@ describe.concurrent('interruptions', () => {
     await run.done;
   }, 20_000);
 });
-

@@ -47,7 +47,11 @@ describe('pdesk api against the sandbox', () => {
     expect(body.entry.map((e: { resource: { id: string } }) => e.resource.id)).toContain('1001');
     expect(received()).toHaveLength(1);
     expect(received()[0]).toMatchObject({ method: 'GET', path: '/practice/PractitionerRole' });
-    expect(received()[0]!.headers).toMatchObject({ authorization: `Bearer ${TOKEN}`, 'x-client': 'pdesk-test', accept: 'application/fhir+json' });
+    expect(received()[0]!.headers).toMatchObject({
+      authorization: `Bearer ${TOKEN}`,
+      'x-client': 'pdesk-test',
+      accept: 'application/fhir+json',
+    });
     expect(received()[0]!.headers['x-api-version']).toBeUndefined();
   });
 
@@ -82,8 +86,16 @@ describe('pdesk api against the sandbox', () => {
   });
 
   it('--body - reads standard input (PUT closes a chat)', async () => {
-    const enc = { resourceType: 'Encounter', id: 'enc-api', status: 'finished', identifier: [{ system: 'practice.example.encounter-id', value: 'enc-api' }] };
-    const r = await env.run(['api', 'PUT', '/Encounter/enc-api', '--party', 'portal', '--body', '-'], { ...withToken, input: JSON.stringify(enc) });
+    const enc = {
+      resourceType: 'Encounter',
+      id: 'enc-api',
+      status: 'finished',
+      identifier: [{ system: 'practice.example.encounter-id', value: 'enc-api' }],
+    };
+    const r = await env.run(['api', 'PUT', '/Encounter/enc-api', '--party', 'portal', '--body', '-'], {
+      ...withToken,
+      input: JSON.stringify(enc),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ resourceType: 'Encounter', status: 'finished' });
     expect(env.sandbox.state.encounters.get('enc-api')?.status).toBe('finished');
@@ -126,12 +138,21 @@ describe('pdesk api against the sandbox', () => {
   });
 
   it('--dry-run prints the request with the token redacted and sends nothing', async () => {
-    const r = await env.run(['api', 'POST', '/Communication', '--body', '-', '--dry-run'], { ...withToken, input: '{"resourceType":"Communication"}' });
+    const r = await env.run(['api', 'POST', '/Communication', '--body', '-', '--dry-run'], {
+      ...withToken,
+      input: '{"resourceType":"Communication"}',
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toEqual({
       method: 'POST',
       url: `${env.sandbox.url}/practice/Communication`,
-      headers: { accept: 'application/fhir+json', 'user-agent': expect.stringMatching(/^pdesk\//), 'X-Client': 'pdesk-test', 'content-type': 'application/fhir+json', authorization: 'Bearer ***' },
+      headers: {
+        accept: 'application/fhir+json',
+        'user-agent': expect.stringMatching(/^pdesk\//),
+        'X-Client': 'pdesk-test',
+        'content-type': 'application/fhir+json',
+        authorization: 'Bearer ***',
+      },
       body: { resourceType: 'Communication' },
     });
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
@@ -180,7 +201,6 @@ describe('pdesk api answers without a body, and terminal safety', () => {
       expect(del.json()).toEqual({ ok: true, status: 204 });
       const get = await env.run(['--profile', 'plain', 'api', 'GET', '/Thing/1', '--output', 'table']);
       expect(get.code, get.stderr).toBe(0);
-      // eslint-disable-next-line no-control-regex
       expect(get.stdout).not.toMatch(/[\u001b\u009b]/);
       expect(JSON.parse(get.stdout)).toEqual({ text: 'a\u009b2Jb\u001b[31mc' });
     } finally {
@@ -192,7 +212,9 @@ describe('pdesk api answers without a body, and terminal safety', () => {
 
 describe('headers and secrets in what is printed', () => {
   it('sends one Authorization header, from the auth setting, whatever a profile header spells it', async () => {
-    writeProfiles(env.configDir, [{ ...profile, practice: { ...profile.practice, headers: { AUTHORIZATION: 'Basic c3RhbGU=', 'X-Client': 'pdesk-test' } } }]);
+    writeProfiles(env.configDir, [
+      { ...profile, practice: { ...profile.practice, headers: { AUTHORIZATION: 'Basic c3RhbGU=', 'X-Client': 'pdesk-test' } } },
+    ]);
     try {
       const r = await env.run(['appointment-types', 'list', '--service-category', 'gp', '--json'], withToken);
       expect(r.code).toBe(0);

@@ -16,7 +16,6 @@ const day = (n = 0) => new Date(Date.now() + n * DAY).toISOString().slice(0, 10)
 const compact = (d: string) => d.replace(/-/g, '');
 const TZ = { TZ: 'UTC' };
 
-
 describe.each([
   { api: '2.0.0' as const, approvalFlow: false },
   { api: '1.0.0' as const, approvalFlow: true },
@@ -80,13 +79,21 @@ describe.each([
     const piped = api === '2.0.0' ? listed.stdout : JSON.stringify(slot);
     const booked = await run(['appointments', 'book', '--patient', 'pat-1', '--comment', 'Back pain', '--slot-json', '-', '--json'], piped);
     expect(booked.code, booked.stderr).toBe(0);
-    const appt = booked.json<{ id: string; status: string; start: string; end: string; participant: Array<{ actor: { reference: string; display?: string }; status: string }> }>();
+    const appt = booked.json<{
+      id: string;
+      status: string;
+      start: string;
+      end: string;
+      participant: Array<{ actor: { reference: string; display?: string }; status: string }>;
+    }>();
     expect(appt).toMatchObject({ status: 'booked', start: slot!.start, end: slot!.end });
     expect(received()).toHaveLength(1);
     const post = received()[0]!;
     expect(post).toMatchObject({ method: 'POST', path: '/practice/Appointment' });
     expect(post.body.id).toBe(appt.id);
-    expect(post.body.serviceCategory).toEqual([{ coding: [{ system: 'urn:pdesk:service-category', code: 'gp', display: 'General practice' }] }]);
+    expect(post.body.serviceCategory).toEqual([
+      { coding: [{ system: 'urn:pdesk:service-category', code: 'gp', display: 'General practice' }] },
+    ]);
     expect(post.body.participant).toEqual([
       { actor: { reference: 'Patient/pat-1' }, required: 'required', status: 'accepted' },
       { actor: { reference: 'PractitionerRole/1002', display: 'Dr. Omar Haddad' }, required: 'required', status: practitionerStatus },
@@ -125,9 +132,28 @@ describe.each([
     clear();
     const d = day(3);
     const r = await run([
-      'appointments', 'book', '--patient', 'Patient/pat-3', '--patient-display', 'Sara Bakker', '--comment', 'Knee check',
-      '--start', `${d}T14:00:00+01:00`, '--end', `${d}T14:30+01:00`, '--practitioner', '2001', '--service-category', PHYSIO,
-      '--status', 'proposed', '--id', `by-times-${api}`, '--output', 'table',
+      'appointments',
+      'book',
+      '--patient',
+      'Patient/pat-3',
+      '--patient-display',
+      'Sara Bakker',
+      '--comment',
+      'Knee check',
+      '--start',
+      `${d}T14:00:00+01:00`,
+      '--end',
+      `${d}T14:30+01:00`,
+      '--practitioner',
+      '2001',
+      '--service-category',
+      PHYSIO,
+      '--status',
+      'proposed',
+      '--id',
+      `by-times-${api}`,
+      '--output',
+      'table',
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Appointment by-times-${api} created (HTTP 201), status proposed.`);
@@ -153,8 +179,20 @@ describe.each([
     const before = env.sandbox.state.appointments.size;
     const d = day(1);
     const r = await run([
-      'appointments', 'book', '--patient', 'pat-2', '--comment', 'x', '--start', `${d}T09:00:00Z`, '--end', `${d}T09:30:00Z`,
-      '--practitioner', 'PractitionerRole/1001', '--service-category', GP,
+      'appointments',
+      'book',
+      '--patient',
+      'pat-2',
+      '--comment',
+      'x',
+      '--start',
+      `${d}T09:00:00Z`,
+      '--end',
+      `${d}T09:30:00Z`,
+      '--practitioner',
+      'PractitionerRole/1001',
+      '--service-category',
+      GP,
     ]);
     expect(r.code).toBe(4);
     const lines = r.stderr.trim().split('\n');
@@ -206,8 +244,23 @@ describe.each([
     const before = env.sandbox.state.appointments.size;
     const d = day(5);
     const r = await run([
-      'appointments', 'book', '--patient', 'pat-1', '--comment', 'dry', '--start', `${d}T09:00:00Z`, '--end', `${d}T09:30:00Z`,
-      '--practitioner', '1001', '--service-category', GP, '--id', 'dry-1', '--dry-run',
+      'appointments',
+      'book',
+      '--patient',
+      'pat-1',
+      '--comment',
+      'dry',
+      '--start',
+      `${d}T09:00:00Z`,
+      '--end',
+      `${d}T09:30:00Z`,
+      '--practitioner',
+      '1001',
+      '--service-category',
+      GP,
+      '--id',
+      'dry-1',
+      '--dry-run',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const req = r.json<{ method: string; url: string; headers: Record<string, string>; body: any }>();
@@ -243,11 +296,26 @@ describe.each([
         [[...book, ...times, '--practitioner', '1001'], /^pdesk: --service-category is required: give --slot-json, or all of/],
         [[...book, '--slot-json', slotFile], /^pdesk: --slot-json is not a valid Slot at \$\[0\]\.start: expected an ISO 8601 date-time\./],
         [[...book, '--slot-json', file('two.json', [slot, slot])], /^pdesk: --slot-json must hold one Slot; the array has 2\./],
-        [[...book, ...times, '--practitioner', '1001', '--service-category', GP, '--status', 'cancelled'], /^pdesk: --status must be one of booked, proposed, not "cancelled"\./],
-        [[...book, '--start', 'noon', '--end', 'later', '--practitioner', '1001', '--service-category', GP], /^pdesk: --start must be a date/],
-        [['appointments', 'book', '--comment', 'c', '--body', file('x.json', { resourceType: 'Appointment' })], /^pdesk: --comment cannot be used with --body/],
-        [['appointments', 'book', '--body', file('bad-appt.json', { resourceType: 'Appointment', id: 'a', status: 'booked' })], /^pdesk: --body: The request body is invalid at \$\.start: required field is missing\./],
-        [['appointments', 'cancel', 'appt-1', '--actor', 'pat-1', '--comment', 'c'], /^pdesk: --actor must be Patient\/<id> or PractitionerRole\/<id>, not "pat-1"\./],
+        [
+          [...book, ...times, '--practitioner', '1001', '--service-category', GP, '--status', 'cancelled'],
+          /^pdesk: --status must be one of booked, proposed, not "cancelled"\./,
+        ],
+        [
+          [...book, '--start', 'noon', '--end', 'later', '--practitioner', '1001', '--service-category', GP],
+          /^pdesk: --start must be a date/,
+        ],
+        [
+          ['appointments', 'book', '--comment', 'c', '--body', file('x.json', { resourceType: 'Appointment' })],
+          /^pdesk: --comment cannot be used with --body/,
+        ],
+        [
+          ['appointments', 'book', '--body', file('bad-appt.json', { resourceType: 'Appointment', id: 'a', status: 'booked' })],
+          /^pdesk: --body: The request body is invalid at \$\.start: required field is missing\./,
+        ],
+        [
+          ['appointments', 'cancel', 'appt-1', '--actor', 'pat-1', '--comment', 'c'],
+          /^pdesk: --actor must be Patient\/<id> or PractitionerRole\/<id>, not "pat-1"\./,
+        ],
       ];
       for (const [args, message] of cases) {
         const r = await run(args);

@@ -41,7 +41,22 @@ const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').t
 describe('chat send (C1) and reply (C3)', () => {
   it('send builds the Communication of decisions.md §6, records it after the 201, prints the server answer', async () => {
     const e = await sandbox();
-    const r = await e.run(['chat', 'send', '--thread', 'enc-100', '--text', 'Can I come earlier?', ...PEOPLE, '--topic', 'Timing', '--attachment', 'image/png:photo: knee.png', '--id', 'q-1', '--json']);
+    const r = await e.run([
+      'chat',
+      'send',
+      '--thread',
+      'enc-100',
+      '--text',
+      'Can I come earlier?',
+      ...PEOPLE,
+      '--topic',
+      'Timing',
+      '--attachment',
+      'image/png:photo: knee.png',
+      '--id',
+      'q-1',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const sent = e.sandbox.received.filter((x) => x.method === 'POST' && x.path === '/practice/Communication');
@@ -63,7 +78,16 @@ describe('chat send (C1) and reply (C3)', () => {
     expect(r.json()).toMatchObject({ resourceType: 'Communication', id: 'q-1' });
     const { view } = await stored(e.configDir);
     expect(view.messages('enc-100')).toMatchObject([
-      { id: 'q-1', op: 'C1', via: 'sent', from: 'portal', to: 'practice', text: 'Can I come earlier?', topic: 'Timing', attachment: { contentType: 'image/png', title: 'photo: knee.png' } },
+      {
+        id: 'q-1',
+        op: 'C1',
+        via: 'sent',
+        from: 'portal',
+        to: 'practice',
+        text: 'Can I come earlier?',
+        topic: 'Timing',
+        attachment: { contentType: 'image/png', title: 'photo: knee.png' },
+      },
     ]);
 
     const t = await e.run(['chat', 'send', '--thread', 'enc-100', '--text', 'again', ...PEOPLE, '--output', 'table']);
@@ -75,7 +99,7 @@ describe('chat send (C1) and reply (C3)', () => {
     const e = await sandbox();
     const r = await e.run(['chat', 'reply', '--thread', 'enc-100', '--text', 'Yes, 9:30 works.', ...BACK, '--id', 'r-1', '--json']);
     expect(r.code).toBe(0);
-    expect(e.sandbox.state.portalMessages.get('r-1')?.payload[0]!.contentString).toBe('Yes, 9:30 works.');
+    expect(e.sandbox.state.portalMessages.get('r-1')?.payload[0]?.contentString).toBe('Yes, 9:30 works.');
     expect(e.sandbox.received.at(-1)).toMatchObject({ method: 'POST', path: '/portal/Communication' });
     const { view } = await stored(e.configDir);
     expect(view.messages('enc-100')).toMatchObject([{ id: 'r-1', op: 'C3', via: 'sent', from: 'practice', to: 'portal', unread: false }]);
@@ -122,7 +146,9 @@ describe('chat send (C1) and reply (C3)', () => {
     const body = JSON.parse(
       (await e.run(['chat', 'send', '--thread', 'enc-7', '--text', 'from a file', ...PEOPLE, '--id', 'b-1', '--dry-run'])).stdout,
     ).body as ChatCommunication;
-    const r = await e.run(['chat', 'send', '--body', '-', '--json'], { input: JSON.stringify({ ...body, extension: [{ url: 'urn:x', valueString: 'kept' }] }) });
+    const r = await e.run(['chat', 'send', '--body', '-', '--json'], {
+      input: JSON.stringify({ ...body, extension: [{ url: 'urn:x', valueString: 'kept' }] }),
+    });
     expect(r.code).toBe(0);
     expect(e.sandbox.received[0]!.body).toMatchObject({ id: 'b-1', extension: [{ url: 'urn:x', valueString: 'kept' }] });
     const { view } = await stored(e.configDir);
@@ -162,7 +188,9 @@ describe('chat send (C1) and reply (C3)', () => {
 describe('chat mark-read (C2) and close (C4)', () => {
   it('mark-read sends the JSON Patch with --at as local time without offset and records it', async () => {
     const e = await sandbox();
-    const r = await e.run(['chat', 'mark-read', 'msg-100-2', '--at', '2026-03-01T09:00:00Z', '--json'], { env: { TZ: 'Europe/Amsterdam' } });
+    const r = await e.run(['chat', 'mark-read', 'msg-100-2', '--at', '2026-03-01T09:00:00Z', '--json'], {
+      env: { TZ: 'Europe/Amsterdam' },
+    });
     expect(r.code).toBe(0);
     const req = e.sandbox.received.at(-1)!;
     expect(req).toMatchObject({ method: 'PATCH', path: '/practice/Communication/msg-100-2' });
@@ -198,12 +226,19 @@ describe('chat mark-read (C2) and close (C4)', () => {
     expect(e.sandbox.received.at(-1)).toMatchObject({
       method: 'PUT',
       path: '/portal/Encounter/enc-100',
-      body: { resourceType: 'Encounter', id: 'enc-100', status: 'finished', identifier: [{ system: 'practice.example.encounter-id', value: 'enc-100' }] },
+      body: {
+        resourceType: 'Encounter',
+        id: 'enc-100',
+        status: 'finished',
+        identifier: [{ system: 'practice.example.encounter-id', value: 'enc-100' }],
+      },
     });
     expect(e.sandbox.state.encounters.get('enc-100')?.status).toBe('finished');
     const threads = (await e.run(['chat', 'threads', '--json'])).json();
     expect(threads).toEqual([{ thread: 'enc-100', status: 'closed', closedAt: expect.any(String), messages: 0, unread: 0 }]);
-    const mismatch = await e.run(['chat', 'close', 'enc-100', '--body', '-'], { input: JSON.stringify({ resourceType: 'Encounter', id: 'enc-9', status: 'finished', identifier: [] }) });
+    const mismatch = await e.run(['chat', 'close', 'enc-100', '--body', '-'], {
+      input: JSON.stringify({ resourceType: 'Encounter', id: 'enc-9', status: 'finished', identifier: [] }),
+    });
     expect(mismatch.code).toBe(2);
   });
 });
@@ -240,8 +275,25 @@ describe('chat threads and show (local store, no request)', () => {
     const threads = await run(['chat', 'threads', '--json']);
     expect(threads.code).toBe(0);
     expect(threads.json()).toEqual([
-      { thread: 'enc-300', status: 'open', messages: 2, unread: 1, lastAt: reply3.at, lastText: reply3.resource.payload[0].contentString, lastFrom: 'practice' },
-      { thread: 'enc-100', status: 'closed', closedAt: expect.any(String), messages: 3, unread: 0, lastAt: expect.any(String), lastText: 'We will call you.', lastFrom: 'practice' },
+      {
+        thread: 'enc-300',
+        status: 'open',
+        messages: 2,
+        unread: 1,
+        lastAt: reply3.at,
+        lastText: reply3.resource.payload[0].contentString,
+        lastFrom: 'practice',
+      },
+      {
+        thread: 'enc-100',
+        status: 'closed',
+        closedAt: expect.any(String),
+        messages: 3,
+        unread: 0,
+        lastAt: expect.any(String),
+        lastText: 'We will call you.',
+        lastFrom: 'practice',
+      },
     ]);
     const show = await run(['chat', 'show', 'enc-100', '--json']);
     expect(show.code).toBe(0);
@@ -305,7 +357,10 @@ describe('chat threads and show (local store, no request)', () => {
     const store = openThreadStore(dir, 'sandbox');
     await store.append([messageRecord('C3', 'received', chat('m-\u001b[1mx', 'enc-\u001b[31m1', evil, 'PractitionerRole/\u001b[5m1001'))]);
     await store.close();
-    for (const args of [['chat', 'threads', '--output', 'table'], ['chat', 'show', 'enc-\u001b[31m1', '--output', 'table']]) {
+    for (const args of [
+      ['chat', 'threads', '--output', 'table'],
+      ['chat', 'show', 'enc-\u001b[31m1', '--output', 'table'],
+    ]) {
       const r = await runCli(args, { configDir: dir });
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b]/);

@@ -47,8 +47,15 @@ const send = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/fhir+json', ...headers });
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 };
-const outcome = (code: string, diagnostics: string) => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code, diagnostics }] });
-const valueSet = (display: string) => ({ resourceType: 'ValueSet', status: 'active', compose: { include: [{ concept: [{ code: 'consult', display }] }] } });
+const outcome = (code: string, diagnostics: string) => ({
+  resourceType: 'OperationOutcome',
+  issue: [{ severity: 'error', code, diagnostics }],
+});
+const valueSet = (display: string) => ({
+  resourceType: 'ValueSet',
+  status: 'active',
+  compose: { include: [{ concept: [{ code: 'consult', display }] }] },
+});
 const slot = (extra: Record<string, unknown> = {}) => ({
   resourceType: 'Slot',
   id: 's-1',
@@ -57,11 +64,25 @@ const slot = (extra: Record<string, unknown> = {}) => ({
   end: '2026-03-02T09:30:00Z',
   ...extra,
 });
-const bookArgs = ['appointments', 'book', '--patient', 'p1', '--comment', 'x', '--start', '2026-03-02T09:00:00Z', '--end', '2026-03-02T09:30:00Z', '--practitioner', '1001', '--service-category', GP];
+const bookArgs = [
+  'appointments',
+  'book',
+  '--patient',
+  'p1',
+  '--comment',
+  'x',
+  '--start',
+  '2026-03-02T09:00:00Z',
+  '--end',
+  '2026-03-02T09:30:00Z',
+  '--practitioner',
+  '1001',
+  '--service-category',
+  GP,
+];
 
 /** No stack trace: no `    at fn (file:line)` lines. */
 const noStack = (r: CliResult) => expect(r.stderr).not.toMatch(/^\s+at .+[:(]/m);
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 beforeAll(async () => {
@@ -92,7 +113,10 @@ describe('usage and configuration errors', () => {
   it.each([
     [['appointment-types', 'list', '--service-category', 'gp', '--bogus'], "pdesk: Unknown option '--bogus'."],
     [['appointment-types', 'list'], "pdesk: Required option '--service-category <code>' not specified."],
-    [['appointment-types', 'list', '--service-category', 'gp', '--output', 'xml'], 'pdesk: --output must be one of table, json, ndjson, not "xml".'],
+    [
+      ['appointment-types', 'list', '--service-category', 'gp', '--output', 'xml'],
+      'pdesk: --output must be one of table, json, ndjson, not "xml".',
+    ],
     [['slots', 'list', '--service-category', GP, '--from', 'someday', '--to', 'today'], 'pdesk: --from must be a date'],
     [['appointments', 'list', '--limit', '-3'], 'pdesk: --limit must be a non-negative whole number, not "-3".'],
   ])('%j exits 2 with one sentence naming the option, nothing sent', async (args, first) => {
@@ -111,7 +135,10 @@ describe('usage and configuration errors', () => {
     [['slots', 'lst'], "pdesk: Unknown command 'lst': did you mean list?"],
     [['slot', 'list'], "pdesk: Unknown command 'slot': did you mean slots?"],
     // A misspelt required option is named as unknown, not reported as the required one missing.
-    [['slots', 'list', '--servce-category', GP, '--from', 'today', '--to', 'today'], "pdesk: Unknown option '--servce-category': did you mean --service-category?"],
+    [
+      ['slots', 'list', '--servce-category', GP, '--from', 'today', '--to', 'today'],
+      "pdesk: Unknown option '--servce-category': did you mean --service-category?",
+    ],
     [['appointment-types', 'list', '--service-category', 'gp', '--limt', '3'], "pdesk: Unknown option '--limt': did you mean --limit?"],
   ])('a typo %j exits 2 with one sentence and the suggestion on it', async (args, first) => {
     const r = await run(args);
@@ -138,7 +165,8 @@ describe('usage and configuration errors', () => {
     const slots = await run(['slots', 'list', '--help']);
     expect(slots.code).toBe(0);
     const global = slots.stdout.slice(slots.stdout.indexOf('Global Options:'));
-    for (const flag of ['--profile <name>', '--json', '--limit <n>', '--output <format>', '--dry-run', '--verbose', '--no-color']) expect(global).toContain(flag);
+    for (const flag of ['--profile <name>', '--json', '--limit <n>', '--output <format>', '--dry-run', '--verbose', '--no-color'])
+      expect(global).toContain(flag);
     for (const [args, example] of [
       [['slots', 'list', '--help'], '--from today --to +7d'],
       [['appointments', 'book', '--help'], '--slot-json slot.json'],
@@ -213,7 +241,10 @@ describe('server answers', () => {
     handler = (_q, res) => res.writeHead(404).end();
     const r = await run(['appointment-types', 'list', '--service-category', 'gp']);
     expect(r.code).toBe(4);
-    expect(r.stderr.split('\n').slice(0, 2)).toEqual(['pdesk: HTTP 404 Not Found', `  request: GET ${origin}/practice/ValueSet?service-category=gp`]);
+    expect(r.stderr.split('\n').slice(0, 2)).toEqual([
+      'pdesk: HTTP 404 Not Found',
+      `  request: GET ${origin}/practice/ValueSet?service-category=gp`,
+    ]);
   });
 
   it('5xx with an OperationOutcome exits 5 (a 500 is not retried)', async () => {
@@ -244,16 +275,21 @@ describe('server answers', () => {
     handler = (_q, res) => send(res, 200, { resourceType: 'Bundle', type: 'searchset', entry: [{ resource: noStart }] });
     const r = await run(['slots', 'list', '--service-category', GP, '--from', '2026-03-01', '--to', '2026-03-07']);
     expect(r.code).toBe(6);
-    expect(r.stderr.split('\n')[0]).toBe("pdesk: The server's answer does not match the interface at $.entry[0].resource.start: required field is missing.");
+    expect(r.stderr.split('\n')[0]).toBe(
+      "pdesk: The server's answer does not match the interface at $.entry[0].resource.start: required field is missing.",
+    );
     expect(r.stdout).toBe('');
     noStack(r);
   });
 
   it('a value outside a stated enum exits 6 naming the JSON path', async () => {
-    handler = (_q, res) => send(res, 200, { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Appointment', id: 'a1', status: 'tentative' } }] });
+    handler = (_q, res) =>
+      send(res, 200, { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Appointment', id: 'a1', status: 'tentative' } }] });
     const r = await run(['appointments', 'list']);
     expect(r.code).toBe(6);
-    expect(r.stderr.split('\n')[0]).toMatch(/^pdesk: The server's answer does not match the interface at \$\.entry\[0\]\.resource\.status: .*booked/);
+    expect(r.stderr.split('\n')[0]).toMatch(
+      /^pdesk: The server's answer does not match the interface at \$\.entry\[0\]\.resource\.status: .*booked/,
+    );
   });
 
   it('a non-JSON 200 body exits 6', async () => {
@@ -277,7 +313,8 @@ describe('untrusted server text', () => {
   });
 
   it('control sequences are stripped from errors (OperationOutcome and the request line)', async () => {
-    handler = (_q, res) => send(res, 400, outcome('invalid', 'bad \u001b[2J\u001b]8;;http://evil\u001b\\category\u001b]8;;\u001b\\\u009b31m'));
+    handler = (_q, res) =>
+      send(res, 400, outcome('invalid', 'bad \u001b[2J\u001b]8;;http://evil\u001b\\category\u001b]8;;\u001b\\\u009b31m'));
     const r = await run(['appointment-types', 'list', '--service-category', 'gp\u001b[5m']);
     expect(r.code).toBe(4);
     expect(r.stderr).not.toMatch(CONTROL);
@@ -357,7 +394,8 @@ describe('retries', () => {
 
   it('honours a Retry-After of up to 10 s', async () => {
     let n = 0;
-    handler = (_q, res) => (++n === 1 ? send(res, 503, outcome('transient', 'busy'), { 'retry-after': '1' }) : send(res, 200, valueSet('x')));
+    handler = (_q, res) =>
+      ++n === 1 ? send(res, 503, outcome('transient', 'busy'), { 'retry-after': '1' }) : send(res, 200, valueSet('x'));
     const started = Date.now();
     const r = await run(['appointment-types', 'list', '--service-category', 'gp', '--verbose']);
     expect(r.code, r.stderr).toBe(0);

@@ -27,7 +27,9 @@ const run = (args: string[], input?: string) => env.run(args, { env: { TZ }, inp
 /** The calendar day and UTC offset in Amsterdam at `d`, computed without pdesk's date code. */
 function amsterdam(d = new Date()): { day: string; offset: string } {
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: TZ, timeZoneName: 'longOffset' }).formatToParts(d).find((p) => p.type === 'timeZoneName')!.value;
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: TZ, timeZoneName: 'longOffset' })
+    .formatToParts(d)
+    .find((p) => p.type === 'timeZoneName')!.value;
   return { day, offset: name.replace(/^GMT/, '') || '+00:00' };
 }
 const plusDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -42,7 +44,10 @@ interface Received {
 }
 
 /** Run pdesk and return what the sandbox received meanwhile, plus "today" around the run. */
-async function order(args: string[], input?: string): Promise<{ r: CliResult; received: Received[]; today: string; before: Date; after: Date }> {
+async function order(
+  args: string[],
+  input?: string,
+): Promise<{ r: CliResult; received: Received[]; today: string; before: Date; after: Date }> {
   const from = env.sandbox.received.length;
   const before = new Date();
   const r = await run(['medications', 'order', ...args], input);
@@ -62,14 +67,28 @@ describe('medications order --reorder: defaults (decisions.md §10)', () => {
     const countBefore = env.sandbox.state.medicationRequests.size;
     const { r, received, today, before, after } = await order(['--reorder', 'mr-1', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(received.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /practice/MedicationRequest/mr-1', 'POST /practice/MedicationRequest']);
+    expect(received.map((x) => `${x.method} ${x.path}`)).toEqual([
+      'GET /practice/MedicationRequest/mr-1',
+      'POST /practice/MedicationRequest',
+    ]);
     const body = received[1]!.body;
     expect(String(received[1]!.headers['content-type'])).toContain('application/fhir+json');
 
     const length = daysBetween(R.extension![0]!.valuePeriod!.start!, R.extension![0]!.valuePeriod!.end!);
     expect(length).toBe(30);
     expect(Object.keys(body).sort()).toEqual(
-      ['resourceType', 'status', 'intent', 'basedOn', 'medicationReference', 'subject', 'performer', 'dispenseRequest', 'extension', 'authoredOn'].sort(),
+      [
+        'resourceType',
+        'status',
+        'intent',
+        'basedOn',
+        'medicationReference',
+        'subject',
+        'performer',
+        'dispenseRequest',
+        'extension',
+        'authoredOn',
+      ].sort(),
     );
     expect(body).toMatchObject({
       resourceType: 'MedicationRequest',
@@ -92,7 +111,12 @@ describe('medications order --reorder: defaults (decisions.md §10)', () => {
 
     // The created request is printed, and the sandbox stored it.
     const printed = r.json();
-    expect(printed).toMatchObject({ resourceType: 'MedicationRequest', status: 'draft', intent: 'order', basedOn: [{ reference: 'MedicationRequest/mr-1' }] });
+    expect(printed).toMatchObject({
+      resourceType: 'MedicationRequest',
+      status: 'draft',
+      intent: 'order',
+      basedOn: [{ reference: 'MedicationRequest/mr-1' }],
+    });
     expect(typeof printed.id).toBe('string');
     expect(env.sandbox.state.medicationRequests.size).toBe(countBefore + 1);
     expect(env.sandbox.state.medicationRequests.get(printed.id)).toMatchObject({ status: 'draft' });
@@ -129,19 +153,36 @@ describe('medications order --reorder: defaults (decisions.md §10)', () => {
     });
     const { r, received, today } = await order(['--reorder', 'mr-x', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(posts(received)[0]!.body.extension).toEqual([{ url: 'other.example.supply-period', valuePeriod: { start: today, end: plusDays(today, 28) } }]);
+    expect(posts(received)[0]!.body.extension).toEqual([
+      { url: 'other.example.supply-period', valuePeriod: { start: today, end: plusDays(today, 28) } },
+    ]);
   });
 });
 
 describe('medications order --reorder: overrides', () => {
   it('--pharmacy ph-3, --quantity 30, --start/--end, --note', async () => {
     const { r, received } = await order([
-      '--reorder', 'mr-1', '--pharmacy', 'ph-3', '--quantity', '30', '--start', '2030-01-31', '--end', '2030-02-28', '--note', 'Graag in één doosje', '--json',
+      '--reorder',
+      'mr-1',
+      '--pharmacy',
+      'ph-3',
+      '--quantity',
+      '30',
+      '--start',
+      '2030-01-31',
+      '--end',
+      '2030-02-28',
+      '--note',
+      'Graag in één doosje',
+      '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const body = posts(received)[0]!.body;
     expect(body.performer).toEqual({ reference: 'Organization/ph-3' });
-    expect(body.dispenseRequest.initialFill.quantity).toEqual({ ...env.sandbox.state.medicationRequests.get('mr-1')!.dispenseRequest!.initialFill!.quantity, value: 30 });
+    expect(body.dispenseRequest.initialFill.quantity).toEqual({
+      ...env.sandbox.state.medicationRequests.get('mr-1')!.dispenseRequest!.initialFill!.quantity,
+      value: 30,
+    });
     expect(body.dispenseRequest.initialFill.quantity.unit).toBe('tablet');
     expect(body.extension[0].valuePeriod).toEqual({ start: '2030-01-31', end: '2030-02-28' });
     expect(body.note).toEqual(['Graag in één doosje']);
@@ -205,7 +246,11 @@ describe('medications order: refusals', () => {
     ['--quantity abc', ['--reorder', 'mr-1', '--quantity', 'abc'], /--quantity must be a positive number, not "abc"/],
     ['--start not a date', ['--reorder', 'mr-1', '--start', '2026-13-45'], /--start must be a date/],
     ['--end not a date', ['--reorder', 'mr-1', '--end', 'next week'], /--end must be a date/],
-    ['--end before --start', ['--reorder', 'mr-1', '--start', '2030-02-01', '--end', '2030-01-31'], /--end \(2030-01-31\) is before --start \(2030-02-01\)/],
+    [
+      '--end before --start',
+      ['--reorder', 'mr-1', '--start', '2030-02-01', '--end', '2030-01-31'],
+      /--end \(2030-01-31\) is before --start \(2030-02-01\)/,
+    ],
     ['--end before today', ['--reorder', 'mr-1', '--end', 'yesterday'], /--end \(\d{4}-\d{2}-\d{2}\) is before the default start, today/],
     ['--pharmacy empty', ['--reorder', 'mr-1', '--pharmacy', ''], /--pharmacy must be an id or Organization\/<id>/],
     ['--reorder of another type', ['--reorder', 'Patient/pat-1'], /--reorder must be an id or MedicationRequest\/<id>/],

@@ -59,7 +59,15 @@ describe('medications list (M1)', () => {
     };
     expect(cells(lines[0]!)).toEqual(['ID', 'STATUS', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY', 'PERIOD']);
     const p1 = env.sandbox.state.medicationRequests.get('mr-1')!.extension![0]!.valuePeriod!;
-    like(cells(lines[1]!), ['mr-1', 'active', 'Metformin 500 mg tablet', 'Patient/pat-1', 'Apotheek Centrum', '60 tablet', `${p1.start}..${p1.end}`]);
+    like(cells(lines[1]!), [
+      'mr-1',
+      'active',
+      'Metformin 500 mg tablet',
+      'Patient/pat-1',
+      'Apotheek Centrum',
+      '60 tablet',
+      `${p1.start}..${p1.end}`,
+    ]);
     // mr-3 has no period: the row ends after QUANTITY.
     like(cells(lines[3]!), ['mr-3', 'active', 'Salbutamol 100 µg inhaler', 'Patient/pat-2', 'Apotheek Centrum', '1 inhaler']);
     expect(lines).toHaveLength(4);

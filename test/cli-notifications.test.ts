@@ -25,7 +25,17 @@ const posts = () => env.sandbox.received.filter((r) => r.method === 'POST' && r.
 
 describe('notifications send --email', () => {
   it('sends the notification Communication of decisions.md §9 and prints the server answer', async () => {
-    const r = await env.run(['notifications', 'send', '--email', 'jane@example.org', '--topic', 'Lab results', '--text', 'Your results are in.', '--json']);
+    const r = await env.run([
+      'notifications',
+      'send',
+      '--email',
+      'jane@example.org',
+      '--topic',
+      'Lab results',
+      '--text',
+      'Your results are in.',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(posts()).toHaveLength(1);
@@ -94,7 +104,9 @@ describe('notifications send --email', () => {
     try {
       const dir = tempDir();
       writeProfiles(dir, [{ ...env.profile, portal: { baseUrl: `http://127.0.0.1:${port}/portal` } }]);
-      const r = await runCli(['notifications', 'send', '--email', 'a@example.org', '--topic', 't', '--text', 'x', '--json'], { configDir: dir });
+      const r = await runCli(['notifications', 'send', '--email', 'a@example.org', '--topic', 't', '--text', 'x', '--json'], {
+        configDir: dir,
+      });
       expect(r.code).toBe(0);
       expect(r.json()).toEqual({ ok: true, status: 201 });
     } finally {

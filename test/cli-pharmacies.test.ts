@@ -49,14 +49,22 @@ describe('pharmacies search (M4)', () => {
   it('two identifiers as a repeated option: the same single parameter', async () => {
     const { r, received } = await search(['--identifier', `${SYS}|PH003`, '--identifier', `${SYS}|PH002`, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<any[]>().map((o) => o.id).sort()).toEqual(['ph-2', 'ph-3']);
+    expect(
+      r
+        .json<any[]>()
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual(['ph-2', 'ph-3']);
     expect(rawQuery(received[0] as never)).toBe('identifier=urn%3Apdesk%3Apharmacy-id%7CPH003%2Curn%3Apdesk%3Apharmacy-id%7CPH002');
   });
 
   it('table: ID, NAME, IDENTIFIER, CITY', async () => {
     const { r } = await search(['--identifier', `${SYS}|PH001,${SYS}|PH003`, '--output', 'table']);
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => l.split(/\s{2,}/));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(/\s{2,}/));
     expect(lines).toEqual([
       ['ID', 'NAME', 'IDENTIFIER', 'CITY'],
       ['ph-1', 'Apotheek Centrum', `${SYS}|PH001`, 'Utrecht'],
@@ -67,7 +75,12 @@ describe('pharmacies search (M4)', () => {
   it('--output ndjson prints one Organization per line', async () => {
     const { r } = await search(['--identifier', `${SYS}|PH001`, '--identifier', `${SYS}|PH002`, '--output', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).name)).toEqual(['Apotheek Centrum', 'Apotheek Noord']);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).name),
+    ).toEqual(['Apotheek Centrum', 'Apotheek Noord']);
   });
 
   it('no match: [] as JSON, (none) as a table', async () => {

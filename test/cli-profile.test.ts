@@ -37,9 +37,30 @@ describe('the example profiles', () => {
     const list = await runCli(['profile', 'list', '--json'], { configDir: dir });
     expect(list.code, list.stderr).toBe(0);
     expect(list.json()).toEqual([
-      { name: 'practice-1.0.0', default: true, environment: 'test', practiceUrl: 'https://practice-one.test.example.org/fhir', portalUrl: 'https://portal.test.example.org/fhir', appointmentApi: '1.0.0' },
-      { name: 'practice-2.0.0', default: false, environment: 'production', practiceUrl: 'https://practice-two.example.org/fhir', portalUrl: 'https://portal.example.org/fhir', appointmentApi: '2.0.0' },
-      { name: 'sandbox', default: false, environment: 'sandbox', practiceUrl: 'http://127.0.0.1:4010/practice', portalUrl: 'http://127.0.0.1:4010/portal', appointmentApi: '2.0.0' },
+      {
+        name: 'practice-1.0.0',
+        default: true,
+        environment: 'test',
+        practiceUrl: 'https://practice-one.test.example.org/fhir',
+        portalUrl: 'https://portal.test.example.org/fhir',
+        appointmentApi: '1.0.0',
+      },
+      {
+        name: 'practice-2.0.0',
+        default: false,
+        environment: 'production',
+        practiceUrl: 'https://practice-two.example.org/fhir',
+        portalUrl: 'https://portal.example.org/fhir',
+        appointmentApi: '2.0.0',
+      },
+      {
+        name: 'sandbox',
+        default: false,
+        environment: 'sandbox',
+        practiceUrl: 'http://127.0.0.1:4010/practice',
+        portalUrl: 'http://127.0.0.1:4010/portal',
+        appointmentApi: '2.0.0',
+      },
     ]);
   });
 
@@ -74,7 +95,10 @@ describe('the example profiles', () => {
     expect(r.json()).toMatchObject({
       name: 'practice-2.0.0',
       default: false,
-      practice: { auth: { type: 'bearer', tokenEnv: 'PRACTICE_TWO_TOKEN' }, appointment: { baseUrl: 'https://practice-two.example.org/appointment/2.0.0' } },
+      practice: {
+        auth: { type: 'bearer', tokenEnv: 'PRACTICE_TWO_TOKEN' },
+        appointment: { baseUrl: 'https://practice-two.example.org/appointment/2.0.0' },
+      },
     });
   });
 });
@@ -195,7 +219,8 @@ describe.concurrent('show, use, remove', () => {
     const dir = freshDir();
     await runCli(['profile', 'import', example('sandbox')], { configDir: dir });
     await runCli(['profile', 'import', example('practice-1.0.0')], { configDir: dir });
-    const name = async (args: string[], env?: Record<string, string>) => (await runCli([...args, '--json'], { configDir: dir, env })).json().name;
+    const name = async (args: string[], env?: Record<string, string>) =>
+      (await runCli([...args, '--json'], { configDir: dir, env })).json().name;
     expect(await name(['profile', 'show'])).toBe('sandbox');
     expect(await name(['profile', 'show', 'practice-1.0.0'])).toBe('practice-1.0.0');
     expect(await name(['--profile', 'practice-1.0.0', 'profile', 'show'])).toBe('practice-1.0.0');
@@ -228,11 +253,29 @@ describe.concurrent('show, use, remove', () => {
     await runCli(['profile', 'import', example('sandbox')], { configDir: dir });
     await runCli(['profile', 'import', example('practice-2.0.0')], { configDir: dir });
     const before = readFileSync(storeFile(dir), 'utf8');
-    const add = ['--name', 'x', '--practice-url', 'http://h/p', '--portal-url', 'http://h/q', '--portal-namespace', 'a', '--practice-namespace', 'b'];
-    for (const [verb, ...args] of [['import', example('practice-1.0.0')], ['add', ...add], ['use', 'practice-2.0.0'], ['remove', 'sandbox']] as string[][]) {
+    const add = [
+      '--name',
+      'x',
+      '--practice-url',
+      'http://h/p',
+      '--portal-url',
+      'http://h/q',
+      '--portal-namespace',
+      'a',
+      '--practice-namespace',
+      'b',
+    ];
+    for (const [verb, ...args] of [
+      ['import', example('practice-1.0.0')],
+      ['add', ...add],
+      ['use', 'practice-2.0.0'],
+      ['remove', 'sandbox'],
+    ] as string[][]) {
       const r = await runCli(['profile', verb!, ...args, '--dry-run'], { configDir: dir });
       expect(r.code, verb).toBe(2);
-      expect(r.stderr.split('\n')[0]).toBe(`pdesk: --dry-run does not apply to profile ${verb}, which sends no request but changes the profile store; nothing was changed.`);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `pdesk: --dry-run does not apply to profile ${verb}, which sends no request but changes the profile store; nothing was changed.`,
+      );
       expect(r.stdout).toBe('');
     }
     expect(readFileSync(storeFile(dir), 'utf8')).toBe(before);
@@ -258,7 +301,10 @@ describe.concurrent('show, use, remove', () => {
   it('a profile store that is not JSON exits 3 naming the file, not a crash', async () => {
     const dir = freshDir();
     writeFileSync(storeFile(dir), '{"profiles": {', { mode: 0o600 });
-    for (const args of [['profile', 'list'], ['api', 'GET', '/Slot']]) {
+    for (const args of [
+      ['profile', 'list'],
+      ['api', 'GET', '/Slot'],
+    ]) {
       const r = await runCli(args, { configDir: dir });
       expect(r.code).toBe(3);
       expect(r.stderr.split('\n')[0]).toBe(`pdesk: The profile store ${storeFile(dir)} is not valid JSON.`);
@@ -279,16 +325,36 @@ describe.concurrent('show, use, remove', () => {
 
 describe.concurrent('add', () => {
   const flags = [
-    '--name', 'added',
-    '--practice-url', 'https://practice.test/fhir',
-    '--portal-url', 'https://portal.test/fhir',
-    '--portal-namespace', 'portal.test',
-    '--practice-namespace', 'practice.test',
+    '--name',
+    'added',
+    '--practice-url',
+    'https://practice.test/fhir',
+    '--portal-url',
+    'https://portal.test/fhir',
+    '--portal-namespace',
+    'portal.test',
+    '--practice-namespace',
+    'practice.test',
   ];
 
   it('by flags: saves a valid profile that commands can use', async () => {
     const dir = freshDir();
-    const r = await runCli(['profile', 'add', ...flags, '--appointment-api', '1.0.0', '--approval-flow', '--environment', 'test', '--practice-token-env', 'PRACTICE_TOKEN', '--json'], { configDir: dir });
+    const r = await runCli(
+      [
+        'profile',
+        'add',
+        ...flags,
+        '--appointment-api',
+        '1.0.0',
+        '--approval-flow',
+        '--environment',
+        'test',
+        '--practice-token-env',
+        'PRACTICE_TOKEN',
+        '--json',
+      ],
+      { configDir: dir },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ saved: 'added', default: true });
     const shown = (await runCli(['profile', 'show', 'added', '--json'], { configDir: dir })).json();
@@ -344,7 +410,17 @@ describe.concurrent('add', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!hasScript)('on a terminal it asks for what is missing, re-asking after a bad answer', async () => {
     const dir = freshDir();
-    const answers = ['https://practice.test/fhir', 'notaurl', 'https://portal.test/fhir', 'portal.test', 'practice.test', 'test', '', 'y', ''];
+    const answers = [
+      'https://practice.test/fhir',
+      'notaurl',
+      'https://portal.test/fhir',
+      'portal.test',
+      'practice.test',
+      'test',
+      '',
+      'y',
+      '',
+    ];
     const out = await onTerminal([process.execPath, BIN, 'profile', 'add', '--name', 'tty'], answers, dir);
     expect(out.code, out.text).toBe(0);
     expect(out.text).toContain('Practice system base URL');
@@ -372,7 +448,10 @@ describe.concurrent('add', () => {
 
 function existsStore(dir: string): boolean {
   try {
-    return JSON.parse(readFileSync(storeFile(dir), 'utf8')).profiles && Object.keys(JSON.parse(readFileSync(storeFile(dir), 'utf8')).profiles).length > 0;
+    return (
+      JSON.parse(readFileSync(storeFile(dir), 'utf8')).profiles &&
+      Object.keys(JSON.parse(readFileSync(storeFile(dir), 'utf8')).profiles).length > 0
+    );
   } catch {
     return false;
   }
@@ -383,7 +462,11 @@ function onTerminal(argv: string[], lines: string[], configDir: string): Promise
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', argv.map(quote).join(' '), '/dev/null'], {
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'PDESK_PROFILE')), PDESK_CONFIG_DIR: configDir, NO_COLOR: '1' },
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'PDESK_PROFILE')),
+        PDESK_CONFIG_DIR: configDir,
+        NO_COLOR: '1',
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let text = '';

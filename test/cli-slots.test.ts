@@ -121,18 +121,44 @@ describe.each([
   });
 
   it('slots list: table with day, UTC times, practitioner, status and schedule', async () => {
-    const r = await run(['slots', 'list', '--service-category', 'urn:pdesk:service-category|physio', '--from', '+2d', '--to', day(2), '--output', 'table']);
+    const r = await run([
+      'slots',
+      'list',
+      '--service-category',
+      'urn:pdesk:service-category|physio',
+      '--from',
+      '+2d',
+      '--to',
+      day(2),
+      '--output',
+      'table',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^ID\s+DAY\s+START–END \(UTC\)\s+PRACTITIONER\s+STATUS\s+SCHEDULE$/);
     expect(lines).toHaveLength(13);
     const sched = api === '2.0.0' ? '\\s+21' : '';
-    expect(lines[1]).toMatch(new RegExp(`^slot-21-${compact(day(2))}-0900\\s+${day(2)}\\s+09:00–09:30\\s+Lena Fischer \\(2001\\)\\s+free${sched}$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^slot-21-${compact(day(2))}-0900\\s+${day(2)}\\s+09:00–09:30\\s+Lena Fischer \\(2001\\)\\s+free${sched}$`),
+    );
   });
 
   it('slots list: --limit stops following next links; --output ndjson prints one slot a line', async () => {
     clear();
-    const r = await run(['slots', 'list', '--service-category', GP, '--from', 'today', '--to', '+13d', '--limit', '60', '--output', 'ndjson']);
+    const r = await run([
+      'slots',
+      'list',
+      '--service-category',
+      GP,
+      '--from',
+      'today',
+      '--to',
+      '+13d',
+      '--limit',
+      '60',
+      '--output',
+      'ndjson',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(60);
@@ -170,13 +196,39 @@ describe.each([
   if (api === '2.0.0') {
     it('2.0.0: --schedule and --status are sent; --practitioner exits 2 and sends nothing', async () => {
       clear();
-      const r = await run(['slots', 'list', '--service-category', GP, '--from', 'tomorrow', '--to', 'tomorrow', '--schedule', '11', '--status', 'busy', '--json']);
+      const r = await run([
+        'slots',
+        'list',
+        '--service-category',
+        GP,
+        '--from',
+        'tomorrow',
+        '--to',
+        'tomorrow',
+        '--schedule',
+        '11',
+        '--status',
+        'busy',
+        '--json',
+      ]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.json<Array<{ id: string }>>().map((s) => s.id)).toEqual([`slot-11-${compact(day(1))}-0900`]);
       expect(rawQuery(received()[0]!)).toMatch(/&schedule=11&status=busy$/);
 
       clear();
-      const bad = await run(['slots', 'list', '--service-category', GP, '--from', 'today', '--to', 'tomorrow', '--practitioner', '1001', '--dry-run']);
+      const bad = await run([
+        'slots',
+        'list',
+        '--service-category',
+        GP,
+        '--from',
+        'today',
+        '--to',
+        'tomorrow',
+        '--practitioner',
+        '1001',
+        '--dry-run',
+      ]);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/^pdesk: --practitioner needs appointment API 1\.0\.0/);
       expect(bad.stdout).toBe('');
@@ -185,7 +237,21 @@ describe.each([
   } else {
     it('1.0.0: --practitioner as a comma list; --schedule and --status exit 2 and send nothing', async () => {
       clear();
-      const r = await run(['slots', 'list', '--service-category', GP, '--from', 'tomorrow', '--to', 'tomorrow', '--practitioner', '1002', '--practitioner', '2001,9999', '--json']);
+      const r = await run([
+        'slots',
+        'list',
+        '--service-category',
+        GP,
+        '--from',
+        'tomorrow',
+        '--to',
+        'tomorrow',
+        '--practitioner',
+        '1002',
+        '--practitioner',
+        '2001,9999',
+        '--json',
+      ]);
       expect(r.code, r.stderr).toBe(0);
       const slots = r.json<Array<{ id: string; extension: Array<{ valueReference: { reference: string } }> }>>();
       // 1002's gp slots of tomorrow except appt-2's; 2001 is physio, so none of its slots

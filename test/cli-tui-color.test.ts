@@ -8,13 +8,13 @@ import { BIN, tempDir } from './helpers/cli.js';
 
 const hasScript = !spawnSync('script', ['--version']).error;
 // SGR foreground/background colours: 30–37, 39, 40–47, 49, 90–97, 100–107, 38;5;n and 38;2;r;g;b.
-// eslint-disable-next-line no-control-regex
 const COLOUR = /\u001b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m/;
 
 /** The first screenful of `pdesk tui --sandbox`, then it is stopped. */
 async function screen(args: string[], env: Record<string, string | undefined>): Promise<string> {
   const full: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, PDESK_CONFIG_DIR: tempDir(), TERM: 'xterm-256color', ...env })) if (v !== undefined) full[k] = v;
+  for (const [k, v] of Object.entries({ ...process.env, PDESK_CONFIG_DIR: tempDir(), TERM: 'xterm-256color', ...env }))
+    if (v !== undefined) full[k] = v;
   delete full.CI;
   delete full.FORCE_COLOR;
   const cmd = `stty rows 24 cols 80 2>/dev/null; exec '${process.execPath}' '${BIN}' ${args.join(' ')}`;

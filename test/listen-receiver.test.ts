@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { type StoreRecord, openThreadStore } from '../src/core/threads/index.js';
-import { startReceiver } from '../src/sandbox/receiver.js';
+import { startReceiver } from '../src/listen/receiver.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -61,7 +61,12 @@ describe('startReceiver', () => {
     expect(Date.now() - t0).toBeLessThan(2000);
     await store.close();
     const fresh = openThreadStore(dir, 'desk');
-    expect((await fresh.load()).messages('enc-1')!.map((m) => m.id).sort()).toEqual(['a', 'b', 'c']);
+    expect(
+      (await fresh.load())
+        .messages('enc-1')!
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
   });
 
   it('answers a duplicate message or a repeated close only once the store has made the file durable (and 500 if it cannot)', async () => {
@@ -69,11 +74,20 @@ describe('startReceiver', () => {
     const store = openThreadStore(dir, 'desk');
     const receiver = await startReceiver({ port: 0, store, log: () => undefined });
     const send = async (method: string, path: string, body: unknown) => {
-      const r = await request(`${receiver.url}${path}`, { method, headers: { 'content-type': 'application/fhir+json' }, body: JSON.stringify(body) });
+      const r = await request(`${receiver.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/fhir+json' },
+        body: JSON.stringify(body),
+      });
       await r.body.dump();
       return r.statusCode;
     };
-    const close = { resourceType: 'Encounter', id: 'enc-2', status: 'finished', identifier: [{ system: 'practice.example.encounter-id', value: 'enc-2' }] };
+    const close = {
+      resourceType: 'Encounter',
+      id: 'enc-2',
+      status: 'finished',
+      identifier: [{ system: 'practice.example.encounter-id', value: 'enc-2' }],
+    };
     expect(await send('POST', '/portal/Communication', chat('a', 'enc-1'))).toBe(201);
     expect(await send('PUT', '/portal/Encounter/enc-2', close)).toBe(200);
 
@@ -105,7 +119,12 @@ describe('startReceiver', () => {
     const store = openThreadStore(dir, 'desk');
     const receiver = await startReceiver({ port: 0, store });
     const sandbox = await startSandbox({ port: 0 });
-    const close = (id: string) => ({ resourceType: 'Encounter', id, status: 'finished', identifier: [{ system: 'practice.example.encounter-id', value: id }] });
+    const close = (id: string) => ({
+      resourceType: 'Encounter',
+      id,
+      status: 'finished',
+      identifier: [{ system: 'practice.example.encounter-id', value: id }],
+    });
     const cases: Array<[string, string, unknown, string?]> = [
       ['POST', '/portal/Communication', { ...chat('x', 'enc-9'), category: undefined }],
       ['POST', '/portal/Communication', { ...chat('x', 'enc-9'), category: [{ coding: [{ code: 'other' }] }] }],
@@ -119,7 +138,11 @@ describe('startReceiver', () => {
     for (const [method, path, body, type] of cases) {
       const answers = [];
       for (const base of [receiver.url, sandbox.url]) {
-        const r = await request(`${base}${path}`, { method, headers: { 'content-type': type ?? 'application/fhir+json' }, body: JSON.stringify(body) });
+        const r = await request(`${base}${path}`, {
+          method,
+          headers: { 'content-type': type ?? 'application/fhir+json' },
+          body: JSON.stringify(body),
+        });
         answers.push({ status: r.statusCode, allow: r.headers.allow, outcome: await r.body.json() });
       }
       expect(answers[0]!.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);

@@ -27,8 +27,15 @@ const notification = {
   payload: [{ contentString: 'Your appointment is tomorrow.' }],
 };
 
-const marker = [{ op: 'add', path: '/recipient/0/extension', value: { url: `${NS.portal}.ResourceSeenAt`, valueDateTime: '2026-03-01T10:15:00' } }];
-const encounter = (id: string) => ({ resourceType: 'Encounter', id, status: 'finished', identifier: [{ system: `${NS.practice}.encounter-id`, value: id }] });
+const marker = [
+  { op: 'add', path: '/recipient/0/extension', value: { url: `${NS.portal}.ResourceSeenAt`, valueDateTime: '2026-03-01T10:15:00' } },
+];
+const encounter = (id: string) => ({
+  resourceType: 'Encounter',
+  id,
+  status: 'finished',
+  identifier: [{ system: `${NS.practice}.encounter-id`, value: id }],
+});
 
 async function call(url: string, method: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
@@ -64,7 +71,11 @@ describe('pdesk listen', () => {
     const { url } = listener;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-    const c1 = await call(`${url}/practice/Communication`, 'POST', chat('m-1', 'enc-1', 'question', 'Patient/pat-1', 'PractitionerRole/1001'));
+    const c1 = await call(
+      `${url}/practice/Communication`,
+      'POST',
+      chat('m-1', 'enc-1', 'question', 'Patient/pat-1', 'PractitionerRole/1001'),
+    );
     expect(c1.status).toBe(201);
     // Acknowledged means stored: the store holds it the moment the answer arrives.
     expect((await storeView()).view.messages('enc-1')!.map((m) => m.id)).toEqual(['m-1']);
@@ -72,7 +83,15 @@ describe('pdesk listen', () => {
     expect((await call(`${url}/portal/Communication`, 'POST', chat('m-2', 'enc-1', 'answer'))).status).toBe(201);
     expect((await call(`${url}/practice/Communication/m-2`, 'PATCH', marker)).status).toBe(200);
     // The conditional form of C2, for a message the listener never saw: recorded all the same.
-    expect((await call(`${url}/practice/Communication?identifier=${encodeURIComponent(`${NS.portal}.communication-id|m-unseen`)}`, 'PATCH', marker)).status).toBe(200);
+    expect(
+      (
+        await call(
+          `${url}/practice/Communication?identifier=${encodeURIComponent(`${NS.portal}.communication-id|m-unseen`)}`,
+          'PATCH',
+          marker,
+        )
+      ).status,
+    ).toBe(200);
     expect((await call(`${url}/portal/Communication`, 'POST', notification)).status).toBe(201);
     expect((await call(`${url}/portal/Encounter/enc-1`, 'PUT', encounter('enc-1'))).status).toBe(200);
     // A C4 for an unseen encounter records it as closed.
@@ -131,7 +150,10 @@ describe('pdesk listen', () => {
     delete noText.payload;
     const r1 = await call(`${url}/portal/Communication`, 'POST', noText);
     expect(r1.status).toBe(400);
-    expect(r1.body).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', expression: ['$.payload'] }] });
+    expect(r1.body).toMatchObject({
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'error', code: 'invalid', expression: ['$.payload'] }],
+    });
     expect((await call(`${url}/practice/Communication`, 'POST', '{"resourceType": "Communi')).status).toBe(400);
     expect((await call(`${url}/portal/Communication`, 'POST', { ...notification, contained: [] })).status).toBe(400);
     expect((await call(`${url}/portal/Communication`, 'POST', { ...chat('bad-2', 'enc-1', 'x'), category: [] })).status).toBe(400);
@@ -139,10 +161,18 @@ describe('pdesk listen', () => {
     const r2 = await call(`${url}/practice/Communication/m-1`, 'PATCH', wrongPath);
     expect(r2.status).toBe(400);
     expect(r2.body.issue[0].expression).toEqual(['$[0].path']);
-    expect((await call(`${url}/practice/Communication/m-1`, 'PATCH', [{ ...marker[0], value: { ...marker[0]!.value, valueDateTime: '2026-03-01T10:15:00Z' } }])).status).toBe(400);
+    expect(
+      (
+        await call(`${url}/practice/Communication/m-1`, 'PATCH', [
+          { ...marker[0], value: { ...marker[0]!.value, valueDateTime: '2026-03-01T10:15:00Z' } },
+        ])
+      ).status,
+    ).toBe(400);
     expect((await call(`${url}/portal/Encounter/enc-1`, 'PUT', { ...encounter('enc-1'), status: 'in-progress' })).status).toBe(400);
     expect((await call(`${url}/portal/Encounter/enc-1`, 'PUT', encounter('enc-2'))).status).toBe(400);
-    expect((await call(`${url}/portal/Communication`, 'POST', chat('bad-3', 'enc-1', 'x'), { 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await call(`${url}/portal/Communication`, 'POST', chat('bad-3', 'enc-1', 'x'), { 'content-type': 'text/plain' })).status).toBe(
+      415,
+    );
     expect((await call(`${url}/portal/Nothing`, 'POST', {})).status).toBe(404);
     const get = await fetch(`${url}/portal/Communication`);
     expect(get.status).toBe(405);
@@ -170,7 +200,9 @@ describe('pdesk listen', () => {
     await other.append([closeRecord('sent', 'enc-5', encounter('enc-5') as never)]);
     await other.close();
     await expect
-      .poll(async () => (await call(`${listener!.url}/portal/Communication`, 'POST', chat(randomUUID(), 'enc-5', 'x'))).status, { timeout: 5000 })
+      .poll(async () => (await call(`${listener!.url}/portal/Communication`, 'POST', chat(randomUUID(), 'enc-5', 'x'))).status, {
+        timeout: 5000,
+      })
       .toBe(409);
   });
 
@@ -180,19 +212,28 @@ describe('pdesk listen', () => {
     const none = await call(`${url}/portal/Communication`, 'POST', chat('t-1', 'enc-1', 'x'));
     expect(none.status).toBe(401);
     expect(none.body.resourceType).toBe('OperationOutcome');
-    expect((await call(`${url}/portal/Communication`, 'POST', chat('t-1', 'enc-1', 'x'), { authorization: 'Bearer wrong' })).status).toBe(401);
-    expect((await call(`${url}/portal/Communication`, 'POST', chat('t-1', 'enc-1', 'x'), { authorization: 'Bearer s3cret-token' })).status).toBe(201);
+    expect((await call(`${url}/portal/Communication`, 'POST', chat('t-1', 'enc-1', 'x'), { authorization: 'Bearer wrong' })).status).toBe(
+      401,
+    );
+    expect(
+      (await call(`${url}/portal/Communication`, 'POST', chat('t-1', 'enc-1', 'x'), { authorization: 'Bearer s3cret-token' })).status,
+    ).toBe(201);
     expect((await storeView()).view.messages('enc-1')!.map((m) => m.id)).toEqual(['t-1']);
     expect(listener.stderr()).not.toContain('s3cret-token');
 
-    const missing = await runCli(['listen', '--port', '0', '--token-env', 'NOT_SET_ANYWHERE'], { configDir: dir, env: { NOT_SET_ANYWHERE: undefined } });
+    const missing = await runCli(['listen', '--port', '0', '--token-env', 'NOT_SET_ANYWHERE'], {
+      configDir: dir,
+      env: { NOT_SET_ANYWHERE: undefined },
+    });
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/NOT_SET_ANYWHERE/);
   });
 
   it('prints one readable, control-free line per record in table mode', async () => {
     listener = await startListen(dir, ['--output', 'table']);
-    expect((await call(`${listener.url}/portal/Communication`, 'POST', chat('c-1', 'enc-1', 'hello \u001b]0;pwned\u0007\u001b[2Jthere'))).status).toBe(201);
+    expect(
+      (await call(`${listener.url}/portal/Communication`, 'POST', chat('c-1', 'enc-1', 'hello \u001b]0;pwned\u0007\u001b[2Jthere'))).status,
+    ).toBe(201);
     const [line] = await listener.waitForLines(1);
     expect(line).toMatch(/C3 received enc-1 c-1 from PractitionerRole\/1001 to Patient\/pat-1: hello there$/);
     expect(line).not.toMatch(/\u001b/);

@@ -51,7 +51,11 @@ function booking(o: { id?: string; start: string; end: string; practitioner?: st
     serviceCategory: [{ coding: [{ system: 'urn:pdesk:service-category', code: 'gp' }] }],
     participant: [
       { actor: { reference: 'Patient/pat-9' }, required: 'required', status: 'accepted' },
-      { actor: { reference: `PractitionerRole/${o.practitioner ?? '1001'}` }, required: 'required', status: o.practitionerStatus ?? 'accepted' },
+      {
+        actor: { reference: `PractitionerRole/${o.practitioner ?? '1001'}` },
+        required: 'required',
+        status: o.practitionerStatus ?? 'accepted',
+      },
     ],
   };
 }
@@ -194,11 +198,19 @@ describe('booking (A6) and cancelling (A7)', () => {
     expect(again.body.issue[0].diagnostics).toMatch(/not free/);
     expect(sb.state.appointments.has('new-2')).toBe(false);
 
-    const dup = await call('POST', `${sb.url}/practice/Appointment`, booking({ id: 'new-1', start: '2026-03-04T11:00:00Z', end: '2026-03-04T11:30:00Z' }));
+    const dup = await call(
+      'POST',
+      `${sb.url}/practice/Appointment`,
+      booking({ id: 'new-1', start: '2026-03-04T11:00:00Z', end: '2026-03-04T11:30:00Z' }),
+    );
     expect(dup.status).toBe(409);
     expect(dup.body.issue[0].diagnostics).toMatch(/already exists/);
 
-    const none = await call('POST', `${sb.url}/practice/Appointment`, booking({ id: 'new-3', start: '2026-03-04T08:00:00Z', end: '2026-03-04T08:30:00Z' }));
+    const none = await call(
+      'POST',
+      `${sb.url}/practice/Appointment`,
+      booking({ id: 'new-3', start: '2026-03-04T08:00:00Z', end: '2026-03-04T08:30:00Z' }),
+    );
     expect(none.status).toBe(409);
     expect(none.body.issue[0].diagnostics).toMatch(/no slot/);
 
@@ -222,13 +234,25 @@ describe('booking (A6) and cancelling (A7)', () => {
   test('cancelling a seeded appointment frees its slot; unknown appointment 404; non-participant 422', async () => {
     const { sb } = await start();
     const base = { resourceType: 'AppointmentResponse', participantStatus: 'declined', comment: 'x' };
-    const unknown = await call('POST', `${sb.url}/practice/AppointmentResponse`, { ...base, appointment: { reference: 'Appointment/nope' }, actor: { reference: 'Patient/pat-1' } });
+    const unknown = await call('POST', `${sb.url}/practice/AppointmentResponse`, {
+      ...base,
+      appointment: { reference: 'Appointment/nope' },
+      actor: { reference: 'Patient/pat-1' },
+    });
     expect(unknown.status).toBe(404);
-    const stranger = await call('POST', `${sb.url}/practice/AppointmentResponse`, { ...base, appointment: { reference: 'Appointment/appt-1' }, actor: { reference: 'Patient/pat-2' } });
+    const stranger = await call('POST', `${sb.url}/practice/AppointmentResponse`, {
+      ...base,
+      appointment: { reference: 'Appointment/appt-1' },
+      actor: { reference: 'Patient/pat-2' },
+    });
     expect(stranger.status).toBe(422);
     expect(stranger.body.issue[0].expression).toEqual(['$.actor.reference']);
     expect(sb.state.appointments.get('appt-1')!.status).toBe('booked');
-    const ok = await call('POST', `${sb.url}/practice/AppointmentResponse`, { ...base, appointment: { reference: 'Appointment/appt-1' }, actor: { reference: 'PractitionerRole/1001' } });
+    const ok = await call('POST', `${sb.url}/practice/AppointmentResponse`, {
+      ...base,
+      appointment: { reference: 'Appointment/appt-1' },
+      actor: { reference: 'PractitionerRole/1001' },
+    });
     expect(ok.status).toBe(201);
     expect(sb.state.slots.get('slot-11-20260303-0900')!.status).toBe('free');
     expect(sb.state.appointments.get('appt-1')!.participant![1]!.status).toBe('declined');
@@ -252,7 +276,11 @@ describe('booking (A6) and cancelling (A7)', () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.issue[0].expression).toEqual(['$.participant[1].status']);
     expect(slot.status).toBe('free');
-    const right = await call('POST', `${sb.url}/practice/Appointment`, booking({ start: slot.start, end: slot.end, practitioner: '1002', practitionerStatus: 'needs-action' }));
+    const right = await call(
+      'POST',
+      `${sb.url}/practice/Appointment`,
+      booking({ start: slot.start, end: slot.end, practitioner: '1002', practitionerStatus: 'needs-action' }),
+    );
     expect(right.status).toBe(201);
     expect(slot.status).toBe('busy');
   });
@@ -260,7 +288,11 @@ describe('booking (A6) and cancelling (A7)', () => {
   test('approval flow off: a needs-action practitioner is refused (422)', async () => {
     const { sb } = await start();
     const slot = sb.state.slots.get('slot-12-20260305-1300')!;
-    const refused = await call('POST', `${sb.url}/practice/Appointment`, booking({ start: slot.start, end: slot.end, practitioner: '1002', practitionerStatus: 'needs-action' }));
+    const refused = await call(
+      'POST',
+      `${sb.url}/practice/Appointment`,
+      booking({ start: slot.start, end: slot.end, practitioner: '1002', practitionerStatus: 'needs-action' }),
+    );
     expect(refused.status).toBe(422);
     expect(refused.body.issue[0].diagnostics).toMatch(/must be accepted/);
     expect(slot.status).toBe('free');

@@ -35,7 +35,14 @@ async function call(method: string, url: string, body?: unknown, contentType = '
 }
 
 const msg = (thread: string, id?: string) =>
-  buildChatMessage(profile(), { thread, text: 'Is my prescription ready?', sender: 'Patient/pat-1', recipient: 'PractitionerRole/1001', subject: 'Patient/pat-1', id });
+  buildChatMessage(profile(), {
+    thread,
+    text: 'Is my prescription ready?',
+    sender: 'Patient/pat-1',
+    recipient: 'PractitionerRole/1001',
+    subject: 'Patient/pat-1',
+    id,
+  });
 
 /** A stand-in portal that records what is pushed to it. */
 async function startReceiver(status = 201) {
@@ -102,7 +109,15 @@ describe('C1 send to the practice system', () => {
     const sb = await start({ pushTo: portal.url, replyDelayMs: 50 });
     const res = await call('POST', `${sb.url}/practice/Communication`, msg('enc-100', 'm-4'));
     expect(res.status).toBe(201);
-    await vi.waitFor(() => expect(portal.got.filter((g) => g.body.sender?.[0]?.reference === 'PractitionerRole/1001' && g.body.id !== undefined && g.body.topic === undefined).length).toBeGreaterThanOrEqual(1), { timeout: 3000 });
+    await vi.waitFor(
+      () =>
+        expect(
+          portal.got.filter(
+            (g) => g.body.sender?.[0]?.reference === 'PractitionerRole/1001' && g.body.id !== undefined && g.body.topic === undefined,
+          ).length,
+        ).toBeGreaterThanOrEqual(1),
+      { timeout: 3000 },
+    );
     const reply = portal.got.find((g) => g.body.recipient?.[0]?.reference === 'Patient/pat-1' && g.body.topic === undefined)!;
     expect(reply.method).toBe('POST');
     expect(reply.url).toBe('/portal/Communication');
@@ -116,7 +131,10 @@ describe('C1 send to the practice system', () => {
   test('without pushTo the reply lands on its own portal', async () => {
     const sb = await start({ replyDelayMs: 20 });
     await call('POST', `${sb.url}/practice/Communication`, msg('enc-7', 'm-5'));
-    await vi.waitFor(() => expect([...sb.state.portalMessages.values()].some((m) => m.encounter.identifier[0]!.value === 'enc-7')).toBe(true), { timeout: 3000 });
+    await vi.waitFor(
+      () => expect([...sb.state.portalMessages.values()].some((m) => m.encounter.identifier[0]!.value === 'enc-7')).toBe(true),
+      { timeout: 3000 },
+    );
     expect(sb.received.some((r) => r.method === 'POST' && r.path === '/portal/Communication')).toBe(true);
   });
 
@@ -174,7 +192,12 @@ describe('C2 mark read', () => {
     expect(res.status).toBe(200);
     expect(res.body.id).toBe('msg-100-1');
     expect(sb.state.messages.get('msg-100-1')!.recipient[0]).toHaveProperty('extension');
-    const missing = await call('PATCH', `${sb.url}/practice/Communication?identifier=${encodeURIComponent('portal.example.communication-id|nope')}`, marker, 'application/json-patch+json');
+    const missing = await call(
+      'PATCH',
+      `${sb.url}/practice/Communication?identifier=${encodeURIComponent('portal.example.communication-id|nope')}`,
+      marker,
+      'application/json-patch+json',
+    );
     expect(missing.status).toBe(404);
   });
 
@@ -182,10 +205,20 @@ describe('C2 mark read', () => {
     const sb = await start();
     const marker = buildReadMarker(profile());
     expect((await call('PATCH', `${sb.url}/practice/Communication/nope`, marker, 'application/json-patch+json')).status).toBe(404);
-    const other = await call('PATCH', `${sb.url}/practice/Communication/msg-100-2`, [{ ...marker[0]!, path: '/status' }], 'application/json-patch+json');
+    const other = await call(
+      'PATCH',
+      `${sb.url}/practice/Communication/msg-100-2`,
+      [{ ...marker[0]!, path: '/status' }],
+      'application/json-patch+json',
+    );
     expect(other.status).toBe(422);
     expect(other.body.issue[0].expression).toEqual(['$[0].path']);
-    const bad = await call('PATCH', `${sb.url}/practice/Communication/msg-100-2`, [{ op: 'replace', path: '/recipient/0/extension', value: {} }], 'application/json-patch+json');
+    const bad = await call(
+      'PATCH',
+      `${sb.url}/practice/Communication/msg-100-2`,
+      [{ op: 'replace', path: '/recipient/0/extension', value: {} }],
+      'application/json-patch+json',
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.issue[0].expression[0]).toMatch(/^\$\[0\]\./);
     expect(sb.state.readMarkers).toEqual([]);
@@ -196,7 +229,14 @@ describe('portal side: C3, C4, C5', () => {
   test('C3 is stored at the portal; C4 closes the chat; later messages to it are 409 on both sides', async () => {
     const sb = await start();
     const p = profile();
-    const m = buildChatMessage(p, { thread: 'enc-100', text: 'See you tomorrow', sender: 'PractitionerRole/1001', recipient: 'Patient/pat-1', subject: 'Patient/pat-1', id: 'r-1' });
+    const m = buildChatMessage(p, {
+      thread: 'enc-100',
+      text: 'See you tomorrow',
+      sender: 'PractitionerRole/1001',
+      recipient: 'Patient/pat-1',
+      subject: 'Patient/pat-1',
+      id: 'r-1',
+    });
     expect((await call('POST', `${sb.url}/portal/Communication`, m)).status).toBe(201);
     expect(sb.state.portalMessages.has('r-1')).toBe(true);
 
@@ -204,7 +244,9 @@ describe('portal side: C3, C4, C5', () => {
     expect(close.status).toBe(200);
     expect(close.body).toMatchObject({ resourceType: 'Encounter', id: 'enc-100', status: 'finished' });
     expect(sb.state.encounters.get('enc-100')?.status).toBe('finished');
-    expect((await call('POST', `${sb.url}/portal/Communication`, { ...m, id: 'r-2', identifier: [{ system: 'x', value: 'r-2' }] })).status).toBe(409);
+    expect(
+      (await call('POST', `${sb.url}/portal/Communication`, { ...m, id: 'r-2', identifier: [{ system: 'x', value: 'r-2' }] })).status,
+    ).toBe(409);
     expect((await call('POST', `${sb.url}/practice/Communication`, msg('enc-100', 'm-7'))).status).toBe(409);
   });
 
@@ -227,7 +269,10 @@ describe('portal side: C3, C4, C5', () => {
     expect(res.body.id).toBe('notif-1');
     expect(sb.state.notifications).toHaveLength(1);
     expect(sb.state.notifications[0]!.contained[0]!.telecom[0]!.value).toBe('a@example.org');
-    const bad = await call('POST', `${sb.url}/portal/Communication`, { ...n, contained: [{ resourceType: 'Patient', id: 'p1', telecom: [{ system: 'email', value: 'not-an-address' }] }] });
+    const bad = await call('POST', `${sb.url}/portal/Communication`, {
+      ...n,
+      contained: [{ resourceType: 'Patient', id: 'p1', telecom: [{ system: 'email', value: 'not-an-address' }] }],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.issue[0].expression).toEqual(['$.contained[0].telecom[0].value']);
     const none = await call('POST', `${sb.url}/portal/Communication`, { ...n, category: [] });

@@ -7,7 +7,10 @@ import { BIN, runCli } from './helpers/cli.js';
 
 /** Start `pdesk sandbox …`, resolve with the first line of stdout; the caller stops it. */
 function startProcess(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
@@ -31,7 +34,12 @@ describe('pdesk sandbox', () => {
     const p = startProcess(['--port', '0', '--appointment-api', '1.0.0', '--approval-flow']);
     const info = JSON.parse(await p.firstLine);
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(info.profile).toMatchObject({ appointmentApi: '1.0.0', approvalFlow: true, practice: { baseUrl: `${info.url}/practice` }, portal: { baseUrl: `${info.url}/portal` } });
+    expect(info.profile).toMatchObject({
+      appointmentApi: '1.0.0',
+      approvalFlow: true,
+      practice: { baseUrl: `${info.url}/practice` },
+      portal: { baseUrl: `${info.url}/portal` },
+    });
     const res = await request(`${info.url}/practice/AppointmentType?service-category=gp`);
     expect(res.statusCode).toBe(200);
     expect(((await res.body.json()) as { resourceType: string }).resourceType).toBe('AppointmentType');

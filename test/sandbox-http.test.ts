@@ -21,7 +21,8 @@ async function raw(method: string, url: string, o: { body?: string; headers?: Re
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
-const notification = () => buildNotification(Profile.parse(sandboxProfile('http://127.0.0.1:1')), { email: 'x@example.org', topic: 't', text: 'x' });
+const notification = () =>
+  buildNotification(Profile.parse(sandboxProfile('http://127.0.0.1:1')), { email: 'x@example.org', topic: 't', text: 'x' });
 const fhir = { 'content-type': 'application/fhir+json' };
 
 describe('error answers are OperationOutcomes with the right status', () => {
@@ -38,10 +39,16 @@ describe('error answers are OperationOutcomes with the right status', () => {
     expect(na.headers.allow).toBe('GET, POST');
     expect((await raw('GET', `${sb.url}/portal/Communication`)).status).toBe(405);
 
-    const ct = await raw('POST', `${sb.url}/portal/Communication`, { body: JSON.stringify(notification()), headers: { 'content-type': 'text/plain' } });
+    const ct = await raw('POST', `${sb.url}/portal/Communication`, {
+      body: JSON.stringify(notification()),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(ct.status).toBe(415);
     expect(ct.body.issue[0].diagnostics).toContain('text/plain');
-    const patchCt = await raw('POST', `${sb.url}/portal/Communication`, { body: JSON.stringify(notification()), headers: { 'content-type': 'application/json-patch+json' } });
+    const patchCt = await raw('POST', `${sb.url}/portal/Communication`, {
+      body: JSON.stringify(notification()),
+      headers: { 'content-type': 'application/json-patch+json' },
+    });
     expect(patchCt.status).toBe(415);
 
     const bad = await raw('POST', `${sb.url}/portal/Communication`, { body: '{"resourceType":', headers: fhir });
@@ -53,7 +60,10 @@ describe('error answers are OperationOutcomes with the right status', () => {
 
   test('application/json and a charset parameter are accepted', async () => {
     const sb = await start();
-    const res = await raw('POST', `${sb.url}/portal/Communication`, { body: JSON.stringify(notification()), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await raw('POST', `${sb.url}/portal/Communication`, {
+      body: JSON.stringify(notification()),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toBe('application/fhir+json');
   });
@@ -94,7 +104,9 @@ describe('fail rate, token, latency', () => {
     expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(none.body.resourceType).toBe('OperationOutcome');
     expect((await raw('GET', `${sb.url}/practice/PractitionerRole`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-    expect((await raw('GET', `${sb.url}/practice/PractitionerRole`, { headers: { authorization: 'Bearer s3cret-token' } })).status).toBe(200);
+    expect((await raw('GET', `${sb.url}/practice/PractitionerRole`, { headers: { authorization: 'Bearer s3cret-token' } })).status).toBe(
+      200,
+    );
   });
 
   test('latency delays every answer', async () => {
@@ -112,7 +124,12 @@ describe('request record', () => {
     await raw('POST', `${sb.url}/portal/Communication`, { body: JSON.stringify(notification()), headers: fhir });
     await raw('POST', `${sb.url}/portal/Communication`, { body: 'not json', headers: fhir });
     expect(sb.received).toHaveLength(3);
-    expect(sb.received[0]).toMatchObject({ method: 'GET', path: '/practice/Slot', query: 'service-category=gp&schedule.date=ge2026-03-01', body: undefined });
+    expect(sb.received[0]).toMatchObject({
+      method: 'GET',
+      path: '/practice/Slot',
+      query: 'service-category=gp&schedule.date=ge2026-03-01',
+      body: undefined,
+    });
     expect(sb.received[0]!.headers['x-test']).toBe('yes');
     expect((sb.received[1]!.body as { resourceType: string }).resourceType).toBe('Communication');
     expect(sb.received[2]!.body).toBe('not json');

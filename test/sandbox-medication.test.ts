@@ -22,7 +22,11 @@ afterEach(async () => {
 });
 
 async function post(path: string, body: unknown) {
-  const res = await request(`${sb.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/fhir+json' }, body: JSON.stringify(body) });
+  const res = await request(`${sb.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/fhir+json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.statusCode, body: JSON.parse(await res.body.text()) };
 }
 
@@ -69,7 +73,13 @@ describe('M3 order', () => {
     const body = buildReorder(client.profile, r, { pharmacy: 'ph-3', note: 'Please prepare' }, NOW);
     const res = await post('/practice/MedicationRequest', body);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: 'mr-4', status: 'draft', intent: 'order', basedOn: [{ reference: 'MedicationRequest/mr-1' }], note: ['Please prepare'] });
+    expect(res.body).toMatchObject({
+      id: 'mr-4',
+      status: 'draft',
+      intent: 'order',
+      basedOn: [{ reference: 'MedicationRequest/mr-1' }],
+      note: ['Please prepare'],
+    });
     expect(sb.state.medicationRequests.get('mr-4')?.performer?.reference).toBe('Organization/ph-3');
     expect(sb.state.medicationVersion).toBe(2);
     const rows = await listMedicationRequests(client);
@@ -103,7 +113,12 @@ describe('M4 pharmacies', () => {
     ]);
     expect(found[0]!.address![0]!.city).toBe('Utrecht');
     const raw = await request(`${sb.url}/practice/Organization?identifier=urn%3Apdesk%3Apharmacy-id%7CPH002`);
-    expect(await raw.body.json()).toMatchObject({ resourceType: 'Bundle', type: 'searchset', total: 1, entry: [{ resource: { id: 'ph-2' } }] });
+    expect(await raw.body.json()).toMatchObject({
+      resourceType: 'Bundle',
+      type: 'searchset',
+      total: 1,
+      entry: [{ resource: { id: 'ph-2' } }],
+    });
     const none = await request(`${sb.url}/practice/Organization?identifier=other%7CPH002`);
     expect(((await none.body.json()) as any).total).toBe(0);
     const missing = await request(`${sb.url}/practice/Organization`);

@@ -12,16 +12,17 @@ import {
   readRecord,
   threadStorePath,
 } from '../src/core/threads/index.js';
-import type { ChatCommunication } from '../src/core/schemas/chat.js';
 import { chatMessage } from './helpers/chat.js';
 import { tempDir } from './helpers/cli.js';
 
 const NS = { portal: 'portal.example', practice: 'practice.example' };
 
-export const chat = (id: string, thread: string, text: string, from = 'Patient/pat-1', to = 'PractitionerRole/1001') =>
+const chat = (id: string, thread: string, text: string, from = 'Patient/pat-1', to = 'PractitionerRole/1001') =>
   chatMessage(id, thread, text, from, to);
 
-const marker = (at: string) => [{ op: 'add' as const, path: '/recipient/0/extension', value: { url: `${NS.portal}.ResourceSeenAt`, valueDateTime: at } }];
+const marker = (at: string) => [
+  { op: 'add' as const, path: '/recipient/0/extension', value: { url: `${NS.portal}.ResourceSeenAt`, valueDateTime: at } },
+];
 
 let dir: string;
 beforeEach(() => {
@@ -38,15 +39,36 @@ describe('thread store', () => {
       messageRecord('C3', 'received', chat('m3', 'enc-2', 'other'), '2026-03-01T09:00:00.000Z'),
       messageRecord('C3', 'received', chat('m4', 'enc-2', 'other again'), '2026-03-01T09:01:00.000Z'),
       readRecord('sent', 'm3', marker('2026-03-01T10:10:00')),
-      closeRecord('received', 'enc-3', { resourceType: 'Encounter', id: 'enc-3', status: 'finished', identifier: [{ system: 'x', value: 'enc-3' }] }, '2026-03-01T08:00:00.000Z'),
+      closeRecord(
+        'received',
+        'enc-3',
+        { resourceType: 'Encounter', id: 'enc-3', status: 'finished', identifier: [{ system: 'x', value: 'enc-3' }] },
+        '2026-03-01T08:00:00.000Z',
+      ),
     ]);
     await store.close();
 
     const again = openThreadStore(dir, 'sandbox');
     const view = await again.load();
     expect(view.threads).toEqual([
-      { thread: 'enc-1', status: 'open', messages: 2, unread: 1, lastAt: '2026-03-01T10:05:00.000Z', lastText: 'answer', lastFrom: 'practice' },
-      { thread: 'enc-2', status: 'open', messages: 2, unread: 1, lastAt: '2026-03-01T09:01:00.000Z', lastText: 'other again', lastFrom: 'practice' },
+      {
+        thread: 'enc-1',
+        status: 'open',
+        messages: 2,
+        unread: 1,
+        lastAt: '2026-03-01T10:05:00.000Z',
+        lastText: 'answer',
+        lastFrom: 'practice',
+      },
+      {
+        thread: 'enc-2',
+        status: 'open',
+        messages: 2,
+        unread: 1,
+        lastAt: '2026-03-01T09:01:00.000Z',
+        lastText: 'other again',
+        lastFrom: 'practice',
+      },
       { thread: 'enc-3', status: 'closed', closedAt: '2026-03-01T08:00:00.000Z', messages: 0, unread: 0 },
     ]);
     const msgs = view.messages('enc-2')!;
@@ -55,7 +77,16 @@ describe('thread store', () => {
       ['m4', false, undefined, true],
     ]);
     const first = view.messages('enc-1')![0]!;
-    expect(first).toMatchObject({ id: 'm1', op: 'C1', via: 'sent', from: 'portal', to: 'practice', sender: 'Patient/pat-1', text: 'question', unread: false });
+    expect(first).toMatchObject({
+      id: 'm1',
+      op: 'C1',
+      via: 'sent',
+      from: 'portal',
+      to: 'practice',
+      sender: 'Patient/pat-1',
+      text: 'question',
+      unread: false,
+    });
     expect(view.messages('nope')).toBeUndefined();
     expect(again.warnings).toEqual([]);
     await again.close();
@@ -169,7 +200,9 @@ describe('thread store', () => {
 
   it('writes concurrent appends in few fsyncs (group commit) and loses none', async () => {
     const store = openThreadStore(dir, 'p');
-    await Promise.all(Array.from({ length: 500 }, (_, i) => store.append([messageRecord('C3', 'received', chat(`m${i}`, `enc-${i % 7}`, `t${i}`))])));
+    await Promise.all(
+      Array.from({ length: 500 }, (_, i) => store.append([messageRecord('C3', 'received', chat(`m${i}`, `enc-${i % 7}`, `t${i}`))])),
+    );
     await store.close();
     const lines = readFileSync(threadStorePath(dir, 'p'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(500);
@@ -179,7 +212,7 @@ describe('thread store', () => {
     await fresh.close();
   });
 
-  it('reports new records to watchers: its own after fsync, and another store\'s through the file', async () => {
+  it("reports new records to watchers: its own after fsync, and another store's through the file", async () => {
     const a = openThreadStore(dir, 'p');
     const b = openThreadStore(dir, 'p');
     await a.append([messageRecord('C1', 'sent', chat('m0', 'enc-1', 'create the file'))]);
@@ -214,7 +247,12 @@ describe('thread store', () => {
       const r =
         i % 10 === 9
           ? readRecord('sent', `m${i - 1}`, marker('2026-03-01T10:00:00'), undefined, at)
-          : messageRecord(i % 2 ? 'C3' : 'C1', i % 2 ? 'received' : 'sent', chat(`m${i}`, `enc-${i % 500}`, `message number ${i} with some text`), at);
+          : messageRecord(
+              i % 2 ? 'C3' : 'C1',
+              i % 2 ? 'received' : 'sent',
+              chat(`m${i}`, `enc-${i % 500}`, `message number ${i} with some text`),
+              at,
+            );
       lines.push(JSON.stringify(r));
     }
     writeFileSync(path, `${lines.join('\n')}\n`);
@@ -235,18 +273,29 @@ describe('thread store', () => {
   });
 
   it('describes records on one terminal-safe line', () => {
-    const line = describeRecord(messageRecord('C3', 'received', chat('m1', 'enc-1', 'hi\u001b[31m there\nnext', 'PractitionerRole/1001', 'Patient/pat-1'), '2026-03-01T10:00:00.000Z'));
+    const line = describeRecord(
+      messageRecord(
+        'C3',
+        'received',
+        chat('m1', 'enc-1', 'hi\u001b[31m there\nnext', 'PractitionerRole/1001', 'Patient/pat-1'),
+        '2026-03-01T10:00:00.000Z',
+      ),
+    );
     expect(line).toBe('2026-03-01T10:00:00.000Z C3 received enc-1 m1 from PractitionerRole/1001 to Patient/pat-1: hi there next');
     const n = describeRecord(
-      notificationRecord('received', {
-        resourceType: 'Communication',
-        contained: [{ resourceType: 'Patient', id: 'p1', telecom: [{ system: 'email', value: 'a@example.org' }] }],
-        recipient: [{ reference: '#p1' }],
-        topic: { text: 'Reminder' },
-        status: 'completed',
-        category: [{ coding: [{ code: 'notification' }] }],
-        payload: [{ contentString: 'Bring your card' }],
-      }, '2026-03-01T10:00:00.000Z'),
+      notificationRecord(
+        'received',
+        {
+          resourceType: 'Communication',
+          contained: [{ resourceType: 'Patient', id: 'p1', telecom: [{ system: 'email', value: 'a@example.org' }] }],
+          recipient: [{ reference: '#p1' }],
+          topic: { text: 'Reminder' },
+          status: 'completed',
+          category: [{ coding: [{ code: 'notification' }] }],
+          payload: [{ contentString: 'Bring your card' }],
+        },
+        '2026-03-01T10:00:00.000Z',
+      ),
     );
     expect(n).toBe('2026-03-01T10:00:00.000Z C5 received notification to a@example.org: Reminder: Bring your card');
   });

@@ -62,14 +62,25 @@ const slotPage = (ids: number[], next?: string) => ({
 
 describe('A1 typeRows', () => {
   it('normalises a ValueSet and an AppointmentType (and a Bundle of them) to {code, display}', () => {
-    const vs = { resourceType: 'ValueSet', status: 'active', compose: { include: [{ concept: [{ code: 'consult', display: 'Consultation' }, { code: 'followup' }] }] } };
-    const at = { resourceType: 'AppointmentType', compose: { include: [{ actor: { concept: { code: 'vaccination', display: 'Vaccination' } } }] } };
+    const vs = {
+      resourceType: 'ValueSet',
+      status: 'active',
+      compose: { include: [{ concept: [{ code: 'consult', display: 'Consultation' }, { code: 'followup' }] }] },
+    };
+    const at = {
+      resourceType: 'AppointmentType',
+      compose: { include: [{ actor: { concept: { code: 'vaccination', display: 'Vaccination' } } }] },
+    };
     expect(typeRows(vs)).toEqual([
       { code: 'consult', display: 'Consultation' },
       { code: 'followup', display: undefined },
     ]);
     expect(typeRows(at)).toEqual([{ code: 'vaccination', display: 'Vaccination' }]);
-    expect(typeRows({ resourceType: 'Bundle', entry: [{ resource: at }, vs] }).map((r) => r.code)).toEqual(['vaccination', 'consult', 'followup']);
+    expect(typeRows({ resourceType: 'Bundle', entry: [{ resource: at }, vs] }).map((r) => r.code)).toEqual([
+      'vaccination',
+      'consult',
+      'followup',
+    ]);
   });
 
   it('names the JSON path of a concept without code (exit 6)', () => {
@@ -124,7 +135,11 @@ describe('A4 slotQuery', () => {
   });
 
   it('follows next links and stops at the limit', async () => {
-    const { client, calls } = fakeClient(v2, [slotPage([1, 2], 'http://127.0.0.1:1/practice/Slot?page=2'), slotPage([3, 4], 'http://127.0.0.1:1/practice/Slot?page=3'), slotPage([5])]);
+    const { client, calls } = fakeClient(v2, [
+      slotPage([1, 2], 'http://127.0.0.1:1/practice/Slot?page=2'),
+      slotPage([3, 4], 'http://127.0.0.1:1/practice/Slot?page=3'),
+      slotPage([5]),
+    ]);
     const three = await searchSlots(client, base, { limit: 3 });
     expect(three.map((s) => s.id)).toEqual(['1', '2', '3']); // numeric ids become strings
     expect(calls).toHaveLength(2);
@@ -162,10 +177,11 @@ describe('A6 buildAppointment', () => {
   });
 
   it('accepts typed references and refuses references to another resource type', () => {
-    expect(buildAppointment(v2, { ...input, patient: 'Patient/pat-2', practitioner: 'PractitionerRole/2001' }).participant.map((p) => p.actor.reference)).toEqual([
-      'Patient/pat-2',
-      'PractitionerRole/2001',
-    ]);
+    expect(
+      buildAppointment(v2, { ...input, patient: 'Patient/pat-2', practitioner: 'PractitionerRole/2001' }).participant.map(
+        (p) => p.actor.reference,
+      ),
+    ).toEqual(['Patient/pat-2', 'PractitionerRole/2001']);
     expect(() => buildAppointment(v2, { ...input, patient: 'Practitioner/9' })).toThrow(/^--patient must be an id or Patient\/<id>/);
     expect(() => buildAppointment(v2, { ...input, practitioner: 'Patient/1' })).toThrow(/^--practitioner must be/);
   });
@@ -201,7 +217,9 @@ describe('booking from a slot', () => {
     expect(parseSlotArg([slot]).id).toBe('7');
     expect(() => parseSlotArg([slot, slot])).toThrow(/^--slot-json must hold one Slot; the array has 2/);
     expect(() => parseSlotArg([])).toThrow(/array has 0/);
-    expect(() => parseSlotArg({ ...slot, start: 'monday' })).toThrow(/^--slot-json is not a valid Slot at \$\.start: expected an ISO 8601 date-time/);
+    expect(() => parseSlotArg({ ...slot, start: 'monday' })).toThrow(
+      /^--slot-json is not a valid Slot at \$\.start: expected an ISO 8601 date-time/,
+    );
     const { end: _end, ...noEnd } = slot;
     expect(() => parseSlotArg([noEnd])).toThrow(/at \$\[0\]\.end: required field is missing/);
     expect(() => parseSlotArg({ resourceType: 'Appointment' })).toThrow(/at \$\.resourceType/);
@@ -236,7 +254,9 @@ describe('table labels', () => {
     expect(referenceLabel({ reference: 'PractitionerRole/1001', display: 'Dr. Anna Berg' })).toBe('Dr. Anna Berg (1001)');
     expect(referenceLabel({ reference: 'Patient/pat-1' })).toBe('Patient/pat-1');
     expect(referenceLabel(undefined)).toBe('');
-    expect(conceptLabel([{ coding: [{ code: 'gp', display: 'General practice' }, { code: 'x' }] }, { text: 't' }])).toBe('gp General practice, x, t');
+    expect(conceptLabel([{ coding: [{ code: 'gp', display: 'General practice' }, { code: 'x' }] }, { text: 't' }])).toBe(
+      'gp General practice, x, t',
+    );
     expect(utcParts('2026-03-02T10:15:00+01:00')).toEqual({ day: '2026-03-02', time: '09:15' });
     expect(utcParts('2026-03-02T00:15:00+01:00')).toEqual({ day: '2026-03-01', time: '23:15' });
     expect(utcParts('2026-03-02T09:00:00Z')).toEqual({ day: '2026-03-02', time: '09:00' });

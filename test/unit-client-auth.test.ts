@@ -13,16 +13,18 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PdeskClient } from '../src/core/client.js';
-import { ConfigError, ContractError, ExitCode, HttpError, PdeskError } from '../src/core/errors.js';
+import { ConfigError, ContractError, ExitCode, HttpError, type PdeskError } from '../src/core/errors.js';
 import { validateProfile } from '../src/profiles/store.js';
-import { type StubHandler, closeAfterEach, stubServer } from './helpers/http.js';
-
-
-
+import { closeAfterEach, stubServer } from './helpers/http.js';
 
 function client(baseUrl: string, practice: Record<string, unknown> = {}) {
   const profile = validateProfile(
-    { name: 't', namespaces: { portal: 'portal.test', practice: 'practice.test' }, practice: { baseUrl, ...practice }, portal: { baseUrl } },
+    {
+      name: 't',
+      namespaces: { portal: 'portal.test', practice: 'practice.test' },
+      practice: { baseUrl, ...practice },
+      portal: { baseUrl },
+    },
     'test',
   );
   const c = new PdeskClient(profile);
@@ -46,7 +48,12 @@ describe('a credential the server echoes back is redacted in the error itself (t
   it('in OperationOutcome diagnostics', async () => {
     const s = await stubServer((req, res) => {
       res.writeHead(401, { 'content-type': 'application/fhir+json' });
-      res.end(JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'login', diagnostics: `unknown token ${req.headers.authorization}` }] }));
+      res.end(
+        JSON.stringify({
+          resourceType: 'OperationOutcome',
+          issue: [{ severity: 'error', code: 'login', diagnostics: `unknown token ${req.headers.authorization}` }],
+        }),
+      );
     });
     const e = await failure(client(s.url, { auth }).call('A2'));
     expect(e).toBeInstanceOf(HttpError);
@@ -73,7 +80,12 @@ describe('a credential in a profile header', () => {
 
   it('is redacted under --dry-run (by the name of the header), and the other headers are shown', async () => {
     const profile = validateProfile(
-      { name: 't', namespaces: { portal: 'p', practice: 'q' }, practice: { baseUrl: 'http://127.0.0.1:9', headers }, portal: { baseUrl: 'http://127.0.0.1:9' } },
+      {
+        name: 't',
+        namespaces: { portal: 'p', practice: 'q' },
+        practice: { baseUrl: 'http://127.0.0.1:9', headers },
+        portal: { baseUrl: 'http://127.0.0.1:9' },
+      },
       'test',
     );
     const c = new PdeskClient(profile, { dryRun: true });
@@ -120,7 +132,13 @@ describe('oauth2-client-credentials', () => {
     process.env.PDESK_TEST_OAUTH_SECRET = 'client-secret-31337';
     const s = await oauthServer(grant('access-token-1'));
     const c = client(s.url, {
-      auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET', scope: 'system/*.read' },
+      auth: {
+        type: 'oauth2-client-credentials',
+        tokenUrl: `${s.url}/token`,
+        clientId: 'desk',
+        clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET',
+        scope: 'system/*.read',
+      },
     });
     await c.call('A2');
     await c.call('A5');
@@ -138,7 +156,14 @@ describe('oauth2-client-credentials', () => {
   it('concurrent first calls (a bulk send) share one token request', async () => {
     process.env.PDESK_TEST_OAUTH_SECRET4 = 'client-secret-6809';
     const s = await oauthServer((form, res) => setTimeout(() => grant('access-token-shared')(form, res), 50));
-    const c = client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'bulk', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET4' } });
+    const c = client(s.url, {
+      auth: {
+        type: 'oauth2-client-credentials',
+        tokenUrl: `${s.url}/token`,
+        clientId: 'bulk',
+        clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET4',
+      },
+    });
     await Promise.all(Array.from({ length: 8 }, () => c.call('A2')));
     expect(s.seen.filter((r) => r.url === '/token')).toHaveLength(1);
     expect(s.seen.filter((r) => r.authorization === 'Bearer access-token-shared')).toHaveLength(8);
@@ -151,14 +176,24 @@ describe('oauth2-client-credentials', () => {
       {
         name: 't',
         namespaces: { portal: 'p', practice: 'q' },
-        practice: { baseUrl: s.url, auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'dry', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET5' } },
+        practice: {
+          baseUrl: s.url,
+          auth: {
+            type: 'oauth2-client-credentials',
+            tokenUrl: `${s.url}/token`,
+            clientId: 'dry',
+            clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET5',
+          },
+        },
         portal: { baseUrl: s.url },
       },
       'test',
     );
     const c = new PdeskClient(profile, { dryRun: true });
     closeAfterEach(c);
-    const e = (await failure(c.call('M3', { body: { resourceType: 'MedicationRequest' } }))) as Error & { request: { headers: Record<string, string> } };
+    const e = (await failure(c.call('M3', { body: { resourceType: 'MedicationRequest' } }))) as Error & {
+      request: { headers: Record<string, string> };
+    };
     expect(e.request.headers.authorization).toBe('Bearer ***');
     expect(s.seen).toEqual([]);
     await c.call('M2', { params: { id: 'mr-1' }, readForWrite: true });
@@ -171,7 +206,9 @@ describe('oauth2-client-credentials', () => {
     const keyFile = join(dir, 'client.pem');
     writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const s = await oauthServer(grant('access-token-2'));
-    await client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk-jwt', privateKeyFile: keyFile } }).call('A2');
+    await client(s.url, {
+      auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk-jwt', privateKeyFile: keyFile },
+    }).call('A2');
     const form = s.seen[0]!.form!;
     expect(form.get('client_assertion_type')).toBe('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
     expect(form.get('client_secret')).toBeNull();
@@ -190,7 +227,14 @@ describe('oauth2-client-credentials', () => {
       res.end(JSON.stringify({ error: 'invalid_client', error_description: `unknown secret ${form.get('client_secret')}` }));
     });
     const e = (await failure(
-      client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET2' } }).call('A2'),
+      client(s.url, {
+        auth: {
+          type: 'oauth2-client-credentials',
+          tokenUrl: `${s.url}/token`,
+          clientId: 'desk',
+          clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET2',
+        },
+      }).call('A2'),
     )) as PdeskError;
     expect(e).toBeInstanceOf(ConfigError);
     expect(e.message).toBe('The OAuth2 token request for practice failed: HTTP 401 Unauthorized.');
@@ -205,7 +249,14 @@ describe('oauth2-client-credentials', () => {
       res.end('maintenance\u001b[31m until noon');
     });
     const e = (await failure(
-      client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET3' } }).call('A2'),
+      client(s.url, {
+        auth: {
+          type: 'oauth2-client-credentials',
+          tokenUrl: `${s.url}/token`,
+          clientId: 'desk',
+          clientSecretEnv: 'PDESK_TEST_OAUTH_SECRET3',
+        },
+      }).call('A2'),
     )) as PdeskError;
     expect(e.exitCode).toBe(ExitCode.server);
     expect(e.details[0]).toBe('maintenance until noon');
@@ -221,28 +272,66 @@ describe('TLS files (private CA, client certificate)', () => {
   it('apply to the API calls and to the OAuth2 token URL of the party', async () => {
     ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=pdesk test CA');
     writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1\n');
-    for (const [name, cn] of [['server', '127.0.0.1'], ['client', 'desk']] as const) {
+    for (const [name, cn] of [
+      ['server', '127.0.0.1'],
+      ['client', 'desk'],
+    ] as const) {
       ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
-      ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', '-extfile', 'ext');
+      ssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${name}.pem`,
+        '-days',
+        '1',
+        '-extfile',
+        'ext',
+      );
     }
     const seen: string[] = [];
     const server = createHttpsServer(
-      { key: readFileSync(f('server.key')), cert: readFileSync(f('server.pem')), ca: readFileSync(f('ca.pem')), requestCert: true, rejectUnauthorized: true },
+      {
+        key: readFileSync(f('server.key')),
+        cert: readFileSync(f('server.pem')),
+        ca: readFileSync(f('ca.pem')),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
       (req, res) => {
         seen.push(`${req.url} ${(req.socket as TLSSocket).getPeerCertificate().subject?.CN} ${req.headers.authorization ?? ''}`.trim());
         req.resume().on('end', () => {
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(req.url === '/token' ? { access_token: 'tls-access-token', expires_in: 600 } : { resourceType: 'Bundle', entry: [] }));
+          res.end(
+            JSON.stringify(
+              req.url === '/token' ? { access_token: 'tls-access-token', expires_in: 600 } : { resourceType: 'Bundle', entry: [] },
+            ),
+          );
         });
       },
     );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    closeAfterEach({ close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) });
+    closeAfterEach({
+      close: () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    });
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const tls = { caFile: f('ca.pem'), certFile: f('client.pem'), keyFile: f('client.key') };
     process.env.PDESK_TEST_TLS_SECRET = 'client-secret-tls';
     await client(url, { tls }).call('A2');
-    await client(url, { tls, auth: { type: 'oauth2-client-credentials', tokenUrl: `${url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_TLS_SECRET' } }).call('A5');
+    await client(url, {
+      tls,
+      auth: { type: 'oauth2-client-credentials', tokenUrl: `${url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_TLS_SECRET' },
+    }).call('A5');
     expect(seen).toEqual(['/PractitionerRole desk', '/token desk', '/Appointment desk Bearer tls-access-token']);
   });
 });
@@ -298,7 +387,9 @@ describe('bearer and basic', () => {
 
   it('an unset variable and a failing token command are configuration errors that print no secret', async () => {
     delete process.env.PDESK_TEST_UNSET;
-    const unset = (await failure(client('http://127.0.0.1:9', { auth: { type: 'bearer', tokenEnv: 'PDESK_TEST_UNSET' } }).call('A2'))) as PdeskError;
+    const unset = (await failure(
+      client('http://127.0.0.1:9', { auth: { type: 'bearer', tokenEnv: 'PDESK_TEST_UNSET' } }).call('A2'),
+    )) as PdeskError;
     expect(unset.exitCode).toBe(ExitCode.config);
     expect(unset.message).toBe('The environment variable PDESK_TEST_UNSET (practice bearer token) is not set.');
     const failed = (await failure(
@@ -326,7 +417,9 @@ describe('oauth2 with a private key file that cannot sign', () => {
       res.writeHead(500).end();
     });
     const e = (await failure(
-      client(s.url, { auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', privateKeyFile: file } }).call('A2'),
+      client(s.url, {
+        auth: { type: 'oauth2-client-credentials', tokenUrl: `${s.url}/token`, clientId: 'desk', privateKeyFile: file },
+      }).call('A2'),
     )) as PdeskError;
     expect(e).toBeInstanceOf(ConfigError);
     expect(e.message).toBe(`The private key file ${file} (practice OAuth2) cannot sign an RS256 client assertion.`);

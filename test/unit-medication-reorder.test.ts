@@ -174,9 +174,19 @@ describe('buildReorder overrides', () => {
 
   it('--pharmacy (bare id or Organization/<id>), --quantity (value only), --start/--end, --note', () => {
     for (const pharmacy of ['ph-3', 'Organization/ph-3']) {
-      const body = buildReorder(profile, request(), { pharmacy, quantity: 30, start: '2026-04-01', end: '2026-04-10', note: 'Please pack in a box' }, now);
+      const body = buildReorder(
+        profile,
+        request(),
+        { pharmacy, quantity: 30, start: '2026-04-01', end: '2026-04-10', note: 'Please pack in a box' },
+        now,
+      );
       expect(body.performer).toEqual({ reference: 'Organization/ph-3' });
-      expect(body.dispenseRequest.initialFill.quantity).toEqual({ value: 30, unit: 'tablet', system: 'http://unitsofmeasure.org', code: '{tbl}' });
+      expect(body.dispenseRequest.initialFill.quantity).toEqual({
+        value: 30,
+        unit: 'tablet',
+        system: 'http://unitsofmeasure.org',
+        code: '{tbl}',
+      });
       expect(body.extension[0]!.valuePeriod).toEqual({ start: '2026-04-01', end: '2026-04-10' });
       expect(body.note).toEqual(['Please pack in a box']);
       expect(body.basedOn).toEqual([{ reference: 'MedicationRequest/mr-1' }]);
@@ -196,7 +206,10 @@ describe('buildReorder overrides', () => {
     expect((err as UsageError).message).toContain('--end (2026-04-09) is before --start (2026-04-10)');
     // --end alone is compared with the default start, today.
     expect(() => buildReorder(profile, request(), { end: '2026-03-14' }, now)).toThrow(UsageError);
-    expect(buildReorder(profile, request(), { end: '2026-03-15' }, now).extension[0]!.valuePeriod).toEqual({ start: '2026-03-15', end: '2026-03-15' });
+    expect(buildReorder(profile, request(), { end: '2026-03-15' }, now).extension[0]!.valuePeriod).toEqual({
+      start: '2026-03-15',
+      end: '2026-03-15',
+    });
   });
 
   it('R without a quantity needs --quantity; R without a performer needs --pharmacy', () => {

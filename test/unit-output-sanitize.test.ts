@@ -5,9 +5,7 @@ import { REDACTED, redact, redactHeaders, registerSecret } from '../src/core/red
 import { sanitize, sanitizeDeep } from '../src/core/sanitize.js';
 import { redactProfile } from '../src/profiles/redact.js';
 
-// eslint-disable-next-line no-control-regex
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-// eslint-disable-next-line no-control-regex
 const CONTROL_BUT_TAB_NL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** Text mixing printable characters, every C0/C1 control and fragments of escape sequences. */
@@ -16,7 +14,21 @@ const hostile = fc
     fc.oneof(
       fc.string({ unit: 'binary', maxLength: 8 }),
       fc.integer({ min: 0, max: 0x9f }).map((c) => String.fromCharCode(c)),
-      fc.constantFrom('\u001b', '\u001b[', '\u001b]', '\u001bP', '\u001b_', '\u009b', '\u009d', '\u0007', '\u001b\\', '[31m', '0;title', '\r\n', '\r'),
+      fc.constantFrom(
+        '\u001b',
+        '\u001b[',
+        '\u001b]',
+        '\u001bP',
+        '\u001b_',
+        '\u009b',
+        '\u009d',
+        '\u0007',
+        '\u001b\\',
+        '[31m',
+        '0;title',
+        '\r\n',
+        '\r',
+      ),
     ),
     { maxLength: 30 },
   )

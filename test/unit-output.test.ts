@@ -16,7 +16,14 @@ const cols: Column<Row>[] = [
 
 describe('renderTable', () => {
   it('pads columns, two spaces apart, no trailing spaces, undefined as empty', () => {
-    const out = renderTable<Row>([{ a: 'x1', b: 'hello', c: 3 }, { a: 'longer-id', b: 'b' }], cols, 100);
+    const out = renderTable<Row>(
+      [
+        { a: 'x1', b: 'hello', c: 3 },
+        { a: 'longer-id', b: 'b' },
+      ],
+      cols,
+      100,
+    );
     expect(out.split('\n')).toEqual(['ID         DISPLAY  N', 'x1         hello    3', 'longer-id  b']);
   });
 
@@ -40,7 +47,6 @@ describe('renderTable', () => {
 
   it('strips control sequences from cells', () => {
     const out = renderTable<Row>([{ a: '\u001b]0;pwned\u0007id', b: '\u001b[31mred\u001b[0m\u009b2J\nline2', c: 'x\u0000y' }], cols, 100);
-    // eslint-disable-next-line no-control-regex
     expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     expect(out).toContain('red line2');
     expect(out).not.toContain('pwned');
@@ -50,22 +56,18 @@ describe('renderTable', () => {
   it('fits any width it can (fast-check): no line is wider than max(width, the 6-character floor)', () => {
     const cell = fc.string({ maxLength: 60 });
     fc.assert(
-      fc.property(
-        fc.array(fc.record({ a: cell, b: cell, c: cell }), { maxLength: 8 }),
-        fc.integer({ min: 1, max: 200 }),
-        (rows, width) => {
-          const lines = renderTable<Row>(rows, cols, width).split('\n');
-          expect(lines).toHaveLength(rows.length + 1);
-          const natural = cols.map((c, i) => Math.max(c.header.length, ...rows.map((r) => String(c.value(r) ?? '').length)));
-          const floor = natural.reduce((s, w) => s + Math.min(w, 6), 0) + 2 * (cols.length - 1);
-          for (const line of lines) {
-            expect(line.length).toBeLessThanOrEqual(Math.max(width, floor));
-            expect(line).toBe(line.trimEnd());
-          }
-          // A table that fits is not cut at all.
-          if (natural.reduce((s, w) => s + w, 0) + 4 <= width) expect(lines.join('\n')).not.toContain('…');
-        },
-      ),
+      fc.property(fc.array(fc.record({ a: cell, b: cell, c: cell }), { maxLength: 8 }), fc.integer({ min: 1, max: 200 }), (rows, width) => {
+        const lines = renderTable<Row>(rows, cols, width).split('\n');
+        expect(lines).toHaveLength(rows.length + 1);
+        const natural = cols.map((c) => Math.max(c.header.length, ...rows.map((r) => String(c.value(r) ?? '').length)));
+        const floor = natural.reduce((s, w) => s + Math.min(w, 6), 0) + 2 * (cols.length - 1);
+        for (const line of lines) {
+          expect(line.length).toBeLessThanOrEqual(Math.max(width, floor));
+          expect(line).toBe(line.trimEnd());
+        }
+        // A table that fits is not cut at all.
+        if (natural.reduce((s, w) => s + w, 0) + 4 <= width) expect(lines.join('\n')).not.toContain('…');
+      }),
       { numRuns: 300 },
     );
   });
@@ -73,7 +75,10 @@ describe('renderTable', () => {
 
 describe('renderRecord', () => {
   it('field/value lines, nested values as JSON, sanitised and cut to the width', () => {
-    const out = renderRecord({ id: 'a-1', status: 'booked\u001b[2J', participant: [{ actor: { reference: 'Patient/p1' } }], long: 'z'.repeat(200) }, 60);
+    const out = renderRecord(
+      { id: 'a-1', status: 'booked\u001b[2J', participant: [{ actor: { reference: 'Patient/p1' } }], long: 'z'.repeat(200) },
+      60,
+    );
     const lines = out.split('\n');
     expect(lines[0]).toBe('id           a-1');
     expect(lines[1]).toBe('status       booked');
@@ -113,7 +118,10 @@ describe('Context stderr', () => {
     const ctx = new Context(new Command('x'));
     const written: string[] = [];
     const original = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    process.stderr.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
     try {
       ctx.err('pdesk listen: could not store POST /portal/\u001b]0;pwned\u0007x\u009b2Jy: token unit-err-S3CRET-4f2a\nsecond line');
     } finally {

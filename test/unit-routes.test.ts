@@ -2,8 +2,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/core/errors.js';
-import { OPS, baseUrlFor, encodeQuery, fillTemplate, headersFor, resolveRoute } from '../src/core/routes.js';
-import { OP_IDS, type Profile } from '../src/profiles/schema.js';
+import { baseUrlFor, encodeQuery, fillTemplate, headersFor, resolveRoute } from '../src/core/routes.js';
+import { OP_IDS, OPS } from '../src/core/ops.js';
+import type { Profile } from '../src/profiles/schema.js';
 import { validateProfile } from '../src/profiles/store.js';
 
 function profile(extra: Record<string, unknown> = {}): Profile {
@@ -69,7 +70,11 @@ describe('overrides and namespaces', () => {
   it('the conditional C2 override of decisions.md §2 fills {portalNamespace} and encodes the id', () => {
     const p = profile({
       routes: {
-        C2: { method: 'PATCH', path: '/Communication?identifier={portalNamespace}.communication-id|{communicationId}', contentType: 'application/fhir+json' },
+        C2: {
+          method: 'PATCH',
+          path: '/Communication?identifier={portalNamespace}.communication-id|{communicationId}',
+          contentType: 'application/fhir+json',
+        },
       },
     });
     const r = resolveRoute(p, 'C2', { communicationId: 'a/b c' });
@@ -134,15 +139,20 @@ describe('query encoding', () => {
         ['schedule.date', 'le2026-03-07'],
         ['schedule.actor:PractitionerRole', '1,2'],
       ]),
-    ).toBe('service-category=http%3A%2F%2Fx%7Cgp&schedule.date=ge2026-03-01&schedule.date=le2026-03-07&schedule.actor%3APractitionerRole=1%2C2');
+    ).toBe(
+      'service-category=http%3A%2F%2Fx%7Cgp&schedule.date=ge2026-03-01&schedule.date=le2026-03-07&schedule.actor%3APractitionerRole=1%2C2',
+    );
     expect(encodeQuery([])).toBe('');
   });
 
   it('round-trips any well-formed text through URLSearchParams', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.string({ unit: 'binary', minLength: 1 }), fc.string({ unit: 'binary' })), { maxLength: 5 }), (pairs) => {
-        expect([...new URLSearchParams(encodeQuery(pairs))]).toEqual(pairs);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.string({ unit: 'binary', minLength: 1 }), fc.string({ unit: 'binary' })), { maxLength: 5 }),
+        (pairs) => {
+          expect([...new URLSearchParams(encodeQuery(pairs))]).toEqual(pairs);
+        },
+      ),
     );
   });
 });

@@ -47,7 +47,14 @@ describe('PractitionerRole (Bundle with entry[].resource)', () => {
     resourceType: 'Bundle',
     type: 'searchset',
     entry: [
-      { resource: { resourceType: 'PractitionerRole', id: 1001, name: 'Dr. Anna Berg', speciality: { coding: [{ code: '0100', display: 'GP' }] } } },
+      {
+        resource: {
+          resourceType: 'PractitionerRole',
+          id: 1001,
+          name: 'Dr. Anna Berg',
+          speciality: { coding: [{ code: '0100', display: 'GP' }] },
+        },
+      },
       { resource: { resourceType: 'PractitionerRole', id: 'pr-2', name: 'Dr. B', extra: { nested: [1, 2] } }, search: { mode: 'match' } },
     ],
   };
@@ -69,7 +76,10 @@ describe('PractitionerRole (Bundle with entry[].resource)', () => {
   });
 
   it('a speciality code must be a string when present', () => {
-    const bad = { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'PractitionerRole', id: 1, speciality: { coding: [{ code: 100 }] } } }] };
+    const bad = {
+      resourceType: 'Bundle',
+      entry: [{ resource: { resourceType: 'PractitionerRole', id: 1, speciality: { coding: [{ code: 100 }] } } }],
+    };
     expect(contract(() => parseBundle(PractitionerRole, bad)).path).toBe('$.entry[0].resource.speciality.coding[0].code');
   });
 });
@@ -113,7 +123,13 @@ describe('Slot (2.0.0 sample: numeric id, schedule reference)', () => {
     schedule: { reference: 'Schedule/11' },
     comment: 'unknown to the interface',
   };
-  const bundle = { resourceType: 'Bundle', type: 'searchset', total: 1, entry: [{ resource: slot }], link: [{ relation: 'next', url: '/Slot?page=2' }] };
+  const bundle = {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    total: 1,
+    entry: [{ resource: slot }],
+    link: [{ relation: 'next', url: '/Slot?page=2' }],
+  };
 
   it('parses, normalises the id, keeps unknown fields, reads total and the next link', () => {
     const page = parseBundle(Slot, bundle);
@@ -153,7 +169,12 @@ describe('A1: both shapes normalise to {code, display}', () => {
     const vs = {
       resourceType: 'ValueSet',
       status: 'active',
-      compose: { include: [{ concept: [{ code: 'consult', display: 'Consultation' }, { code: 'vacc' }] }, { concept: [{ code: 'phone', display: 'Phone' }] }] },
+      compose: {
+        include: [
+          { concept: [{ code: 'consult', display: 'Consultation' }, { code: 'vacc' }] },
+          { concept: [{ code: 'phone', display: 'Phone' }] },
+        ],
+      },
     };
     expect(typeRows(vs)).toEqual([
       { code: 'consult', display: 'Consultation' },
@@ -163,7 +184,10 @@ describe('A1: both shapes normalise to {code, display}', () => {
   });
 
   it('AppointmentType (1.0.0) compose.include[].actor.concept', () => {
-    const at = { resourceType: 'AppointmentType', compose: { include: [{ actor: { concept: { code: 'consult', display: 'Consultation' } } }] } };
+    const at = {
+      resourceType: 'AppointmentType',
+      compose: { include: [{ actor: { concept: { code: 'consult', display: 'Consultation' } } }] },
+    };
     expect(typeRows(at)).toEqual([{ code: 'consult', display: 'Consultation' }]);
   });
 
@@ -175,7 +199,10 @@ describe('A1: both shapes normalise to {code, display}', () => {
   });
 
   it('an AppointmentType include without actor.concept is named, not skipped (required in responses)', () => {
-    const at = { resourceType: 'AppointmentType', compose: { include: [{ actor: { concept: { code: 'a' } } }, { concept: [{ code: 'b' }] }] } };
+    const at = {
+      resourceType: 'AppointmentType',
+      compose: { include: [{ actor: { concept: { code: 'a' } } }, { concept: [{ code: 'b' }] }] },
+    };
     const e = contract(() => typeRows(at));
     expect(e.path).toBe('$.compose.include[1].actor');
     expect(e.message).toContain('required field is missing');
@@ -220,14 +247,28 @@ describe('Appointment', () => {
     expect(err).toBeInstanceOf(BodyError);
     expect((err as BodyError).exitCode).toBe(ExitCode.usage);
     expect((err as BodyError).path).toBe('$.comment');
-    expect(checkBody(AppointmentCreate, { ...appt, participant: [appt.participant[0]] })).toMatchObject({ ok: false, path: '$.participant' });
+    expect(checkBody(AppointmentCreate, { ...appt, participant: [appt.participant[0]] })).toMatchObject({
+      ok: false,
+      path: '$.participant',
+    });
   });
 
   it('a cancellation takes only participantStatus declined and an Appointment reference', () => {
-    const body = { actor: { reference: 'Patient/p1' }, comment: 'ill', appointment: { reference: 'Appointment/a-1' }, participantStatus: 'declined' };
+    const body = {
+      actor: { reference: 'Patient/p1' },
+      comment: 'ill',
+      appointment: { reference: 'Appointment/a-1' },
+      participantStatus: 'declined',
+    };
     expect(checkBody(AppointmentResponseCreate, body).ok).toBe(true);
-    expect(checkBody(AppointmentResponseCreate, { ...body, participantStatus: 'accepted' })).toMatchObject({ ok: false, path: '$.participantStatus' });
-    expect(checkBody(AppointmentResponseCreate, { ...body, appointment: { reference: 'Slot/1' } })).toMatchObject({ ok: false, path: '$.appointment.reference' });
+    expect(checkBody(AppointmentResponseCreate, { ...body, participantStatus: 'accepted' })).toMatchObject({
+      ok: false,
+      path: '$.participantStatus',
+    });
+    expect(checkBody(AppointmentResponseCreate, { ...body, appointment: { reference: 'Slot/1' } })).toMatchObject({
+      ok: false,
+      path: '$.appointment.reference',
+    });
   });
 });
 
@@ -264,7 +305,11 @@ describe('chat and notification bodies', () => {
   });
 
   it('read marker: an RFC 6902 array or one bare operation, valueDateTime without offset', () => {
-    const op = { op: 'add', path: '/recipient/0/extension', value: { url: 'portal.example.ResourceSeenAt', valueDateTime: '2026-11-22T10:15:00' } };
+    const op = {
+      op: 'add',
+      path: '/recipient/0/extension',
+      value: { url: 'portal.example.ResourceSeenAt', valueDateTime: '2026-11-22T10:15:00' },
+    };
     expect(checkBody(ReadMarker, [op])).toMatchObject({ ok: true, data: [op] });
     expect(checkBody(ReadMarker, op)).toMatchObject({ ok: true, data: [op] });
     expect(checkBody(ReadMarker, [{ ...op, value: { ...op.value, valueDateTime: '2026-11-22T10:15:00Z' } }])).toMatchObject({ ok: false });
@@ -272,7 +317,12 @@ describe('chat and notification bodies', () => {
   });
 
   it('encounter close: status finished and the identifier array', () => {
-    const enc = { resourceType: 'Encounter', id: 'e1', status: 'finished', identifier: [{ system: 'practice.example.encounter-id', value: 'e1' }] };
+    const enc = {
+      resourceType: 'Encounter',
+      id: 'e1',
+      status: 'finished',
+      identifier: [{ system: 'practice.example.encounter-id', value: 'e1' }],
+    };
     expect(checkBody(EncounterClose, enc).ok).toBe(true);
     expect(checkBody(EncounterClose, { ...enc, status: 'in-progress' })).toMatchObject({ ok: false, path: '$.status' });
   });
@@ -288,7 +338,10 @@ describe('chat and notification bodies', () => {
       payload: [{ contentString: 'Book now' }],
     };
     expect(checkBody(Notification, n).ok).toBe(true);
-    expect(checkBody(Notification, { ...n, recipient: [{ reference: 'Patient/p1' }] })).toMatchObject({ ok: false, path: '$.recipient[0].reference' });
+    expect(checkBody(Notification, { ...n, recipient: [{ reference: 'Patient/p1' }] })).toMatchObject({
+      ok: false,
+      path: '$.recipient[0].reference',
+    });
     expect(
       checkBody(Notification, { ...n, contained: [{ ...n.contained[0], telecom: [{ system: 'email', value: 'not-an-email' }] }] }),
     ).toMatchObject({ ok: false, path: '$.contained[0].telecom[0].value' });
@@ -323,7 +376,12 @@ describe('medication', () => {
     authoredOn: '2026-01-01T10:00:00+01:00',
     note: ['after meals'],
   };
-  const org = { resourceType: 'Organization', id: 'ph-1', name: 'Pharmacy', address: [{ line: ['Main St 1'], city: 'Town', postalCode: '1234', country: 'NL' }] };
+  const org = {
+    resourceType: 'Organization',
+    id: 'ph-1',
+    name: 'Pharmacy',
+    address: [{ line: ['Main St 1'], city: 'Town', postalCode: '1234', country: 'NL' }],
+  };
 
   it('M1 entries {medication-request, organization} normalise to {medicationRequest, organization}', () => {
     const list = parseMedicationList({
@@ -341,9 +399,16 @@ describe('medication', () => {
 
   it('M1: a bad nested field is named under its member', () => {
     const { subject: _s, ...noSubject } = mr;
-    const e = contract(() => parseMedicationList({ resourceType: 'Bundle', entry: [{ 'medication-request': noSubject, organization: org }] }));
+    const e = contract(() =>
+      parseMedicationList({ resourceType: 'Bundle', entry: [{ 'medication-request': noSubject, organization: org }] }),
+    );
     expect(e.path).toBe('$.entry[0]["medication-request"].subject');
-    const e2 = contract(() => parseMedicationList({ resourceType: 'Bundle', entry: [{ 'medication-request': mr, organization: { resourceType: 'Organization' } }] }));
+    const e2 = contract(() =>
+      parseMedicationList({
+        resourceType: 'Bundle',
+        entry: [{ 'medication-request': mr, organization: { resourceType: 'Organization' } }],
+      }),
+    );
     expect(e2.path).toBe('$.entry[0].organization.id');
   });
 
@@ -351,13 +416,18 @@ describe('medication', () => {
     expect(parseResponse(MedicationRequest, mr).dispenseRequest?.initialFill?.quantity?.value).toBe(30);
     const { intent: _i, ...noIntent } = mr;
     expect(contract(() => parseResponse(MedicationRequest, noIntent)).path).toBe('$.intent');
-    expect(contract(() => parseResponse(MedicationRequest, { ...mr, dispenseRequest: { initialFill: { quantity: { value: '30' } } } })).path).toBe(
-      '$.dispenseRequest.initialFill.quantity.value',
-    );
+    expect(
+      contract(() => parseResponse(MedicationRequest, { ...mr, dispenseRequest: { initialFill: { quantity: { value: '30' } } } })).path,
+    ).toBe('$.dispenseRequest.initialFill.quantity.value');
   });
 
   it('M4: Organization bundle with total', () => {
-    const page = parseBundle(Organization, { resourceType: 'Bundle', type: 'searchset', total: 1, entry: [{ resource: { ...org, id: 9 } }] });
+    const page = parseBundle(Organization, {
+      resourceType: 'Bundle',
+      type: 'searchset',
+      total: 1,
+      entry: [{ resource: { ...org, id: 9 } }],
+    });
     expect(page.resources[0]!.id).toBe('9');
     expect(page.total).toBe(1);
   });

@@ -10,9 +10,6 @@ import { registerSecret } from '../src/core/redact.js';
 import { MAX_RETRY_AFTER_MS, Transport, isIdempotent, retryAfterMs } from '../src/core/transport.js';
 import { type StubHandler, closeAfterEach, stubServer } from './helpers/http.js';
 
-
-
-
 function transport(o: ConstructorParameters<typeof Transport>[0] = {}) {
   const waits: number[] = [];
   const log: string[] = [];
@@ -76,7 +73,9 @@ describe('retries on status', () => {
 
   it('honours a Retry-After up to 10 s (429, 502, 504 too)', async () => {
     const statuses = [429, 502, 504];
-    const s = await stubServer((_q, res, { n }) => (n <= 3 ? json(res, statuses[n - 1]!, {}, { 'retry-after': String(n * 3) }) : json(res, 200, {})));
+    const s = await stubServer((_q, res, { n }) =>
+      n <= 3 ? json(res, statuses[n - 1]!, {}, { 'retry-after': String(n * 3) }) : json(res, 200, {}),
+    );
     const { t, waits } = transport({ retriesMax: 3 });
     const r = await t.request({ method: 'GET', url: s.url, headers: {} });
     expect(r.status).toBe(200);
@@ -190,7 +189,9 @@ describe('deadlines and bounds', () => {
     expect(timedOut.details).toEqual([`GET ${s.url}/x?key=***`]);
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 30);
-    const abandoned = await networkError(t.request({ method: 'GET', url: `${s.url}/y?key=url-secret-5150`, headers: {}, signal: ac.signal }));
+    const abandoned = await networkError(
+      t.request({ method: 'GET', url: `${s.url}/y?key=url-secret-5150`, headers: {}, signal: ac.signal }),
+    );
     expect(abandoned.details).toEqual([`GET ${s.url}/y?key=***`]);
   });
 
@@ -213,7 +214,12 @@ describe('deadlines and bounds', () => {
   it('sends method, path with query, headers and body as given', async () => {
     const s = await stubServer((req, res) => json(res, 201, { got: req.headers['x-test'], ct: req.headers['content-type'] }));
     const { t } = transport();
-    const r = await t.request({ method: 'POST', url: `${s.url}/a/b%2Fc?x=1%7C2`, headers: { 'x-test': 'yes', 'content-type': 'application/fhir+json' }, body: '{"k":1}' });
+    const r = await t.request({
+      method: 'POST',
+      url: `${s.url}/a/b%2Fc?x=1%7C2`,
+      headers: { 'x-test': 'yes', 'content-type': 'application/fhir+json' },
+      body: '{"k":1}',
+    });
     expect(r.status).toBe(201);
     expect(JSON.parse(r.text)).toEqual({ got: 'yes', ct: 'application/fhir+json' });
     const { headers, ...request } = s.received[0]!;

@@ -95,7 +95,8 @@ export class Context {
     const f = this.format;
     if (f !== 'table') this.out(renderJson(value, f));
     else if (table) this.out(table());
-    else if (value && typeof value === 'object' && !Array.isArray(value)) this.out(renderRecord(value as Record<string, unknown>, this.width));
+    else if (value && typeof value === 'object' && !Array.isArray(value))
+      this.out(renderRecord(value as Record<string, unknown>, this.width));
     else this.out(String(value));
   }
 

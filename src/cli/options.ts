@@ -7,7 +7,10 @@ export const collect = (value: string, previous: string[] = []) => [...previous,
 /** A repeatable option that also takes comma lists: `--practitioner 1 --practitioner 2,3`. */
 export const collectList = (value: string, previous: string[] = []) => [
   ...previous,
-  ...value.split(',').map((v) => v.trim()).filter(Boolean),
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
 ];
 
 /** `--param key=value` pairs. */

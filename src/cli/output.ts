@@ -69,8 +69,10 @@ export function renderRecord(record: Record<string, unknown>, width = 100): stri
  * as they are; those are escaped too. The text stays valid JSON with the same value.
  */
 export function safeJson(value: unknown, pretty = false): string {
-  // eslint-disable-next-line no-control-regex
-  return JSON.stringify(value, null, pretty ? 2 : undefined).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, pretty ? 2 : undefined).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function renderJson(data: unknown, format: 'json' | 'ndjson'): string {

@@ -18,7 +18,8 @@ function b64url(data: string | Buffer): string {
 
 function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): string {
   const key = createPrivateKey(keyPem);
-  if (key.asymmetricKeyType !== 'rsa') throw new Error(`it holds a${key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key`);
+  if (key.asymmetricKeyType !== 'rsa')
+    throw new Error(`it holds a${key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key`);
   const header = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
   const now = Math.floor(Date.now() / 1000);
   const payload = b64url(JSON.stringify({ iss: clientId, sub: clientId, aud: tokenUrl, jti: randomUUID(), iat: now, exp: now + 300 }));
@@ -75,11 +76,8 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
   }
   // The party's TLS setting (extra CA, client certificate) applies to its token URL too: a deployment with a
   // private CA usually serves both from it, and a certificate-bound client (RFC 8705) needs its certificate.
-  const dispatcher =
-    tls && (tls.ca || tls.cert)
-      ? new Agent({ connect: tlsConnectOptions(tls) })
-      : undefined;
-  let res;
+  const dispatcher = tls && (tls.ca || tls.cert) ? new Agent({ connect: tlsConnectOptions(tls) }) : undefined;
+  let res: Awaited<ReturnType<typeof request>>;
   let text: string;
   try {
     res = await request(auth.tokenUrl, {
@@ -119,7 +117,12 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
  * The Authorization header for a party's auth config, or none. `offline` (a --dry-run that sends nothing): an
  * OAuth2 token is not requested, and the header shows as `Bearer ***` like any redacted one.
  */
-export async function authHeader(auth: AuthConfig | undefined, what: string, tls?: TlsFiles, o: { offline?: boolean } = {}): Promise<string | undefined> {
+export async function authHeader(
+  auth: AuthConfig | undefined,
+  what: string,
+  tls?: TlsFiles,
+  o: { offline?: boolean } = {},
+): Promise<string | undefined> {
   if (!auth || auth.type === 'none') return undefined;
   switch (auth.type) {
     case 'bearer': {
@@ -130,7 +133,6 @@ export async function authHeader(auth: AuthConfig | undefined, what: string, tls
           : storedSecret(auth.token!);
       // A header cannot carry a control character (undici refuses it as if the server were unreachable) and a
       // bearer token has no spaces: say which setting is wrong, without the value.
-      // eslint-disable-next-line no-control-regex
       if (/[\u0000-\u0020\u007f]/.test(token))
         throw new ConfigError(`The ${what} bearer token contains a space, line break or control character.`, [
           `Check ${auth.tokenEnv ? `the environment variable ${auth.tokenEnv}` : auth.tokenCommand ? `the output of the token command` : 'the token stored in the profile'}.`,

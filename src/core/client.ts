@@ -3,13 +3,15 @@
  * sends through the Transport (or describes the request for --dry-run), maps answers to typed errors
  * (HttpError with its OperationOutcome, ContractError for a non-JSON success body) and follows next links.
  */
-import type { OpId, Party, Profile } from '../profiles/schema.js';
+import type { Profile } from '../profiles/schema.js';
+import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
 import { ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
-import { FHIR_JSON, baseUrlFor, headersFor, resolveRoute } from './routes.js';
+import { FHIR_JSON } from './ops.js';
+import { baseUrlFor, headersFor, resolveRoute } from './routes.js';
 import { Transport, retryAfterMs, type TlsFiles } from './transport.js';
 
 export const USER_AGENT = 'pdesk/0.1';
@@ -103,7 +105,12 @@ export class PdeskClient {
     return this.tlsCache.get(party);
   }
 
-  private async headers(party: Party, extra: Record<string, string>, contentType?: string, willSend = true): Promise<Record<string, string>> {
+  private async headers(
+    party: Party,
+    extra: Record<string, string>,
+    contentType?: string,
+    willSend = true,
+  ): Promise<Record<string, string>> {
     // Header names are case-insensitive: each is set once, whatever its spelling in the profile. Profile
     // headers override the defaults; the operation's content type and the auth setting override them.
     const h: Record<string, string> = { accept: FHIR_JSON, 'user-agent': USER_AGENT };
@@ -126,14 +133,19 @@ export class PdeskClient {
     const hasBody = o.body !== undefined;
     // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted).
     const willSend = !this.opts.dryRun || (!!o.readForWrite && route.method === 'GET');
-    const headers = await this.headers(route.party, route.headers, hasBody ? route.contentType ?? FHIR_JSON : undefined, willSend);
+    const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
     return this.exchange({ op: opId, party: route.party, method: route.method, url: route.url, headers, body: o.body }, o);
   }
 
   /** `pdesk api`: any method and path under a party's base URL, with the profile's auth and headers. */
   async raw(method: string, party: Party, path: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<ApiResult> {
     const url = /^https?:\/\//.test(path) ? path : `${baseUrlFor(this.profile, party)}${path.startsWith('/') ? '' : '/'}${path}`;
-    const headers = await this.headers(party, headersFor(this.profile, party), body !== undefined ? FHIR_JSON : undefined, !this.opts.dryRun);
+    const headers = await this.headers(
+      party,
+      headersFor(this.profile, party),
+      body !== undefined ? FHIR_JSON : undefined,
+      !this.opts.dryRun,
+    );
     return this.exchange({ party, method: method.toUpperCase(), url, headers, body }, o);
   }
 
@@ -166,7 +178,7 @@ export class PdeskClient {
       log(`→ ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}${bodyText ? ` (${kB(Buffer.byteLength(bodyText))})` : ''}`);
       for (const [k, v] of Object.entries(redactHeaders(d.headers))) log(`  ${headerName(k)}: ${v}`);
     }
-    let res;
+    let res: import('./transport.js').RawResponse;
     try {
       res = await this.transport.request({
         method: d.method,
@@ -179,10 +191,14 @@ export class PdeskClient {
     } catch (e) {
       // Say what to check: the server, and which setting of which profile points at it.
       if (e instanceof NetworkError && e.code !== 'ABORTED')
-        e.details.push(`Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}" (pdesk profile show ${this.profile.name}).`);
+        e.details.push(
+          `Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}" (pdesk profile show ${this.profile.name}).`,
+        );
       throw e;
     }
-    log?.(`← ${statusLine(res.status)} (${res.ms} ms, ${kB(Buffer.byteLength(res.text))}${res.attempts > 1 ? `, ${res.attempts} attempts` : ''})`);
+    log?.(
+      `← ${statusLine(res.status)} (${res.ms} ms, ${kB(Buffer.byteLength(res.text))}${res.attempts > 1 ? `, ${res.attempts} attempts` : ''})`,
+    );
     let body: unknown;
     let parsed = false;
     if (res.text.trim() !== '') {
@@ -203,14 +219,17 @@ export class PdeskClient {
       });
       // A Retry-After pdesk did not wait for (longer than it waits, or on a request it does not retry): say when.
       const after = retryAfterMs(res.headers['retry-after']);
-      if (after !== undefined) err.details.splice(err.details.length - 1, 0, `The server asks to try again in ${Math.ceil(after / 1000)} s.`);
+      if (after !== undefined)
+        err.details.splice(err.details.length - 1, 0, `The server asks to try again in ${Math.ceil(after / 1000)} s.`);
       // A server may echo a credential back ("invalid token abc…"): every line of the error is redacted here,
       // so no face of pdesk (CLI, TUI) can show it.
-      err.details.forEach((line, i) => (err.details[i] = redact(line)));
+      for (const [i, line] of err.details.entries()) err.details[i] = redact(line);
       throw err;
     }
     if (res.text.trim() !== '' && !parsed)
-      throw new ContractError('$', `the body is not JSON (content-type ${redact(res.headers['content-type'] ?? 'none')})`, [excerpt(redact(res.text))]);
+      throw new ContractError('$', `the body is not JSON (content-type ${redact(res.headers['content-type'] ?? 'none')})`, [
+        excerpt(redact(res.text)),
+      ]);
     return { status: res.status, headers: res.headers, body };
   }
 

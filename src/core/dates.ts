@@ -20,9 +20,7 @@ export function parseWhen(input: string, option: string, now = new Date()): Date
     const d = parseISO(input.trim());
     if (isValid(d)) return d;
   }
-  throw new UsageError(
-    `${option} must be a date (YYYY-MM-DD, ISO 8601, today, tomorrow or +Nd), not "${input}".`,
-  );
+  throw new UsageError(`${option} must be a date (YYYY-MM-DD, ISO 8601, today, tomorrow or +Nd), not "${input}".`);
 }
 
 /** Local calendar date `YYYY-MM-DD`. */

@@ -36,6 +36,29 @@ export class UsageError extends PdeskError {
   }
 }
 
+/**
+ * A value the operator gave that core refuses, named by its *field* (`patient`, `recipient`, `schedule`), never by
+ * a command-line flag or a form label: each face names the field its own way. The CLI says
+ * `--patient must not be empty.`, the TUI `Patient must not be empty.` and moves the cursor to that field.
+ * `problem` reads after the field's name; it may name other fields as `{field}` (`is after {to}`), which the
+ * face renders the same way.
+ */
+export class FieldError extends UsageError {
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+    details: string[] = [],
+  ) {
+    super(`${field} ${problem.replace(/\{([A-Za-z]+)\}/g, '$1')}.`, details);
+  }
+
+  /** The message with every field named by `label` (a flag for the CLI, a form label for the TUI). */
+  render(label: (field: string) => string): string {
+    const first = label(this.field);
+    return `${first.charAt(0).toUpperCase()}${first.slice(1)} ${this.problem.replace(/\{([A-Za-z]+)\}/g, (_, f: string) => label(f))}.`;
+  }
+}
+
 /** No profile, or an invalid one, or a secret that cannot be resolved (exit 3). */
 export class ConfigError extends PdeskError {
   constructor(message: string, details: string[] = []) {

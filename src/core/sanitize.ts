@@ -3,11 +3,9 @@
  * other C0/C1 control character before anything reaches a terminal. Newlines and tabs become spaces unless
  * `keepNewlines` is set.
  */
-// eslint-disable-next-line no-control-regex
-const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
-// eslint-disable-next-line no-control-regex
+const ESCAPES =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// eslint-disable-next-line no-control-regex
 const CONTROLS_KEEP_NL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 export function sanitize(text: string, keepNewlines = false): string {

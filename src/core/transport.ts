@@ -48,7 +48,15 @@ export interface RawResponse {
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
 export const MAX_RETRY_AFTER_MS = 10_000;
 const BASE_BACKOFF_MS = 200;
 
@@ -188,7 +196,12 @@ export class Transport {
       } catch (e) {
         if (req.signal?.aborted) throw new NetworkError('The request was abandoned.', [`${req.method} ${redact(req.url)}`], 'ABORTED', e);
         if (deadline.aborted)
-          throw new NetworkError(`No answer from ${url.origin} within ${this.opts.requestMs} ms.`, [`${req.method} ${redact(req.url)}`], 'TIMEOUT', e);
+          throw new NetworkError(
+            `No answer from ${url.origin} within ${this.opts.requestMs} ms.`,
+            [`${req.method} ${redact(req.url)}`],
+            'TIMEOUT',
+            e,
+          );
         const code = errorCode(e);
         if (code && CONNECTION_CODES.has(code) && attempt < max) {
           const wait = BASE_BACKOFF_MS * 2 ** attempt;

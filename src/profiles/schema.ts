@@ -3,7 +3,7 @@
  * `PROFILE_SCHEMA_VERSION` versions the stored form (conf has no migrations).
  */
 import { z } from 'zod';
-import { pathParams, placeholders } from '../core/routes.js';
+import { OP_IDS, type OpId, pathParams, placeholders } from '../core/ops.js';
 
 export const PROFILE_SCHEMA_VERSION = 1;
 
@@ -15,8 +15,7 @@ const HttpUrl = z
 // Names are HTTP tokens and values carry no control characters: otherwise every request of the profile fails
 // later, as if the server could not be reached.
 const Headers = z.record(
-  z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is letters, digits and !#$%&\'*+.^_`|~-'),
-  // eslint-disable-next-line no-control-regex
+  z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and !#$%&'*+.^_`|~-"),
   z.string().regex(/^[^\u0000-\u0008\u000a-\u001f\u007f]*$/, 'a header value cannot hold a line break or control character'),
 );
 
@@ -64,9 +63,6 @@ const ApiBlock = z.strictObject({ baseUrl: HttpUrl.optional(), headers: Headers.
 
 const PartyBase = { baseUrl: HttpUrl, auth: AuthConfig.optional(), tls: TlsConfig.optional(), headers: Headers.optional() };
 
-export const OP_IDS = ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'C1', 'C2', 'C3', 'C4', 'C5', 'M1', 'M2', 'M3', 'M4'] as const;
-export type OpId = (typeof OP_IDS)[number];
-
 export const RouteOverride = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
   path: z.string().startsWith('/', 'a route path starts with /').optional(),
@@ -103,10 +99,10 @@ export const Profile = z.strictObject({
       }
     })
     .optional(),
-  timeouts: z.strictObject({ connectMs: z.number().int().positive().optional(), requestMs: z.number().int().positive().optional() }).optional(),
+  timeouts: z
+    .strictObject({ connectMs: z.number().int().positive().optional(), requestMs: z.number().int().positive().optional() })
+    .optional(),
   retries: z.strictObject({ max: z.number().int().min(0).max(10).optional() }).optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 export type ProfileInput = z.input<typeof Profile>;
-export type Party = 'practice' | 'portal';
-export type ApiName = 'appointment' | 'chat' | 'medication';

@@ -26,7 +26,9 @@ export function secretFromCommand(command: string, what: string): string {
     out = execFileSync('/bin/sh', ['-c', command], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 }).trim();
   } catch (e) {
     const status = (e as { status?: number }).status;
-    throw new ConfigError(`The token command for ${what} failed${status !== undefined ? ` with exit code ${status}` : ''}.`, [`command: ${command}`]);
+    throw new ConfigError(`The token command for ${what} failed${status !== undefined ? ` with exit code ${status}` : ''}.`, [
+      `command: ${command}`,
+    ]);
   }
   if (!out) throw new ConfigError(`The token command for ${what} printed nothing.`, [`command: ${command}`]);
   registerSecret(out);

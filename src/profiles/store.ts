@@ -34,7 +34,10 @@ function checkVersion(v: unknown): void {
 
 function notJson(e: SyntaxError): ConfigError {
   // A hand-edited store that is not JSON is a configuration error (exit 3), not a crash.
-  return new ConfigError(`The profile store ${storePath()} is not valid JSON.`, [e.message, 'Fix the file, or move it away and import the profiles again.']);
+  return new ConfigError(`The profile store ${storePath()} is not valid JSON.`, [
+    e.message,
+    'Fix the file, or move it away and import the profiles again.',
+  ]);
 }
 
 /** The store as it is on disk (an absent file is an empty store; nothing is created by reading). */
@@ -92,7 +95,9 @@ export function validateProfile(input: unknown, source: string): Profile {
     throw new ConfigError(`Unknown key ${keys.map((k) => `"${k}"`).join(', ')}${at} in ${source}.`);
   }
   const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-  throw new ConfigError(`Invalid profile in ${source} at ${jsonPath(issue.path)}: ${missing ? 'required field is missing' : issue.message}.`);
+  throw new ConfigError(
+    `Invalid profile in ${source} at ${jsonPath(issue.path)}: ${missing ? 'required field is missing' : issue.message}.`,
+  );
 }
 
 export function listProfiles(): { name: string; isDefault: boolean; profile: ProfileInput }[] {

@@ -4,7 +4,8 @@
  * A6 create an appointment · A7 cancel an appointment (decisions.md §2, §4, §5).
  */
 import { AppointmentCreate, AppointmentResponseCreate, type Appointment } from '../core/schemas/appointment.js';
-import { badRequest, conflict, type Handler, listParam, matchesToken, notFound, searchset, unprocessable, validate } from './http.js';
+import { badRequest, validate } from '../listen/accept.js';
+import { conflict, type Handler, listParam, matchesToken, notFound, searchset, unprocessable } from './http.js';
 import { APPOINTMENT_TYPE_SYSTEM } from './seed.js';
 import { findSlot, refId, slotPractitioner, type SandboxState } from './state.js';
 
@@ -35,9 +36,7 @@ export const listPractitionerRoles: Handler = (w, req) => {
   const ids = listParam(req.query, '_id');
   const speciality = listParam(req.query, 'speciality');
   const roles = [...w.state.practitionerRoles.values()].filter(
-    (r) =>
-      (!ids.length || ids.includes(String(r.id))) &&
-      (!speciality.length || speciality.some((s) => matchesToken([r.speciality], s))),
+    (r) => (!ids.length || ids.includes(String(r.id))) && (!speciality.length || speciality.some((s) => matchesToken([r.speciality], s))),
   );
   return searchset(req, roles);
 };
@@ -81,9 +80,15 @@ export const searchSlots: Handler = (w, req) => {
   const v2 = w.state.appointmentApi === '2.0.0';
   const q = req.query;
   if (v2 && q.has('schedule.actor:PractitionerRole'))
-    throw badRequest('Search parameter schedule.actor:PractitionerRole belongs to appointment API 1.0.0; this server speaks 2.0.0 (use schedule).', 'schedule.actor:PractitionerRole');
+    throw badRequest(
+      'Search parameter schedule.actor:PractitionerRole belongs to appointment API 1.0.0; this server speaks 2.0.0 (use schedule).',
+      'schedule.actor:PractitionerRole',
+    );
   if (!v2 && q.has('schedule'))
-    throw badRequest('Search parameter schedule belongs to appointment API 2.0.0; this server speaks 1.0.0 (use schedule.actor:PractitionerRole).', 'schedule');
+    throw badRequest(
+      'Search parameter schedule belongs to appointment API 2.0.0; this server speaks 1.0.0 (use schedule.actor:PractitionerRole).',
+      'schedule',
+    );
   if (!v2 && q.has('status'))
     throw badRequest('Search parameter status belongs to appointment API 2.0.0; this server speaks 1.0.0.', 'status');
   let from = -Infinity;
@@ -155,11 +160,13 @@ export const createAppointment: Handler = (w, req) => {
       `$.participant[${pIndex}].status`,
     );
   if (body.participant[patIndex]!.status !== 'accepted')
-    throw unprocessable(`The patient participant's status must be accepted, not ${body.participant[patIndex]!.status}.`, `$.participant[${patIndex}].status`);
+    throw unprocessable(
+      `The patient participant's status must be accepted, not ${body.participant[patIndex]!.status}.`,
+      `$.participant[${patIndex}].status`,
+    );
   const practitioner = refId(body.participant[pIndex]!.actor.reference, 'PractitionerRole')!;
   const slot = findSlot(state, practitioner, body.start, body.end);
-  if (!slot)
-    throw conflict(`There is no slot of PractitionerRole/${practitioner} from ${body.start} to ${body.end}.`, '$.start');
+  if (!slot) throw conflict(`There is no slot of PractitionerRole/${practitioner} from ${body.start} to ${body.end}.`, '$.start');
   if (slot.status !== 'free') throw conflict(`Slot ${slot.id} (${slot.start}) is not free: it is ${slot.status}.`, '$.start');
   const stored = body as Appointment;
   state.appointments.set(stored.id, stored);

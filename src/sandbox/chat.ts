@@ -6,7 +6,8 @@
  * told apart by its category code.
  */
 import { ChatCommunication, ReadMarker } from '../core/schemas/chat.js';
-import { badRequest, conflict, type Handler, notFound, nowIso, portalCommunicationKind, unprocessable, validate, validateClose, type World } from './http.js';
+import { badRequest, portalCommunicationKind, validate, validateClose } from '../listen/accept.js';
+import { conflict, type Handler, notFound, nowIso, unprocessable, type World } from './http.js';
 import { receiveNotification } from './notifications.js';
 import type { SandboxState } from './state.js';
 
@@ -38,8 +39,7 @@ function findByIdentifier(state: SandboxState, token: string): ChatCommunication
   const system = bar < 0 ? undefined : token.slice(0, bar);
   const value = bar < 0 ? token : token.slice(bar + 1);
   for (const map of [state.messages, state.portalMessages])
-    for (const m of map.values())
-      if (m.identifier.some((i) => String(i.value) === value && (!system || i.system === system))) return m;
+    for (const m of map.values()) if (m.identifier.some((i) => String(i.value) === value && (!system || i.system === system))) return m;
   return undefined;
 }
 
@@ -66,8 +66,7 @@ export const markRead: Handler = (w, req) => {
   // Check every operation before changing anything.
   const plan = ops.map((op, i) => {
     const match = EXTENSION_PATH.exec(op.path);
-    if (!match)
-      throw unprocessable(`Only add at /recipient/<n>/extension is supported, not ${op.path}.`, `$[${i}].path`);
+    if (!match) throw unprocessable(`Only add at /recipient/<n>/extension is supported, not ${op.path}.`, `$[${i}].path`);
     const index = Number(match[1]);
     if (index >= msg.recipient.length)
       throw unprocessable(`The message has no recipient ${index} (it has ${msg.recipient.length}).`, `$[${i}].path`);

@@ -3,7 +3,8 @@
  * M3 order (decisions.md §10) · M4 search pharmacies by identifier.
  */
 import { MedicationRequestCreate, type MedicationRequest } from '../core/schemas/medication.js';
-import { badRequest, type Handler, listParam, notFound, page, searchset, unprocessable, validate } from './http.js';
+import { badRequest, validate } from '../listen/accept.js';
+import { type Handler, listParam, notFound, page, searchset, unprocessable } from './http.js';
 import { refId } from './state.js';
 
 /**
@@ -14,7 +15,9 @@ export const listMedicationRequests: Handler = (w, req) => {
   const patients = listParam(req.query, 'patient').map((p) => refId(p, 'Patient') ?? p);
   const statuses = listParam(req.query, 'status');
   const all = [...w.state.medicationRequests.values()].filter(
-    (m) => (!patients.length || patients.includes(refId(m.subject.reference, 'Patient') ?? '\0')) && (!statuses.length || statuses.includes(m.status)),
+    (m) =>
+      (!patients.length || patients.includes(refId(m.subject.reference, 'Patient') ?? '\0')) &&
+      (!statuses.length || statuses.includes(m.status)),
   );
   const p = page(req, all);
   return {

@@ -4,7 +4,8 @@
  * 100,000 of them.
  */
 import { Notification } from '../core/schemas/notification.js';
-import { type Reply, validate, type World } from './http.js';
+import { validate } from '../listen/accept.js';
+import type { Reply, World } from './http.js';
 
 /** C5: `POST /portal/Communication` whose category code is `notification`. */
 export function receiveNotification(w: World, body: unknown): Reply {

@@ -50,7 +50,11 @@ export class Pushes implements PushPort {
   private getClient(): PdeskClient {
     if (!this.client) {
       const own = this.o.pushTo === undefined;
-      const base = sandboxProfile(this.o.ownUrl, { name: 'sandbox-push', appointmentApi: this.state.appointmentApi, approvalFlow: this.state.approvalFlow });
+      const base = sandboxProfile(this.o.ownUrl, {
+        name: 'sandbox-push',
+        appointmentApi: this.state.appointmentApi,
+        approvalFlow: this.state.approvalFlow,
+      });
       const profile = Profile.parse({
         ...base,
         portal: { baseUrl: this.target, auth: own && this.o.token ? { type: 'bearer', token: this.o.token } : { type: 'none' } },
@@ -78,7 +82,12 @@ export class Pushes implements PushPort {
   }
 
   /** Send one push, record it, log a failure. */
-  private async send(op: 'C3' | 'C5', kind: PushRecord['kind'], id: string | undefined, go: (c: PdeskClient) => Promise<{ status: number }>): Promise<void> {
+  private async send(
+    op: 'C3' | 'C5',
+    kind: PushRecord['kind'],
+    id: string | undefined,
+    go: (c: PdeskClient) => Promise<{ status: number }>,
+  ): Promise<void> {
     if (this.closed) return;
     const rec: PushRecord = { op, kind, url: `${this.target}/Communication`, id, at: new Date().toISOString() };
     this.state.pushes.push(rec);

@@ -8,13 +8,7 @@ import type { ChatCommunication } from '../core/schemas/chat.js';
 import type { Appointment } from '../core/schemas/appointment.js';
 import type { MedicationRequest } from '../core/schemas/medication.js';
 import { SANDBOX_NAMESPACES } from './profile.js';
-import {
-  type Concept,
-  type OrganizationResource,
-  type SandboxState,
-  type SlotResource,
-  emptyState,
-} from './state.js';
+import { type Concept, type OrganizationResource, type SandboxState, type SlotResource, emptyState } from './state.js';
 
 export const SERVICE_CATEGORY_SYSTEM = 'urn:pdesk:service-category';
 export const APPOINTMENT_TYPE_SYSTEM = 'urn:pdesk:appointment-type';

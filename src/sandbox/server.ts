@@ -10,7 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { makeOutcome } from '../core/outcome.js';
 import * as appointments from './appointments.js';
 import * as chat from './chat.js';
-import { checkContentType, decodeSegment, FHIR_JSON, Fail, type Handler, MAX_BODY_BYTES, readBody, type Reply, type SandboxRequest, type World } from './http.js';
+import { FHIR_JSON } from '../core/ops.js';
+import { checkContentType, decodeSegment, Fail, MAX_BODY_BYTES, readBody } from '../listen/accept.js';
+import type { Handler, Reply, SandboxRequest, World } from './http.js';
 import * as medication from './medication.js';
 import { Pushes } from './pushes.js';
 import { seedState } from './seed.js';
@@ -70,8 +72,6 @@ export interface Sandbox {
   setFailRate(r: number): void;
   close(): Promise<void>;
 }
-
-export { FHIR_JSON, MAX_BODY_BYTES } from './http.js';
 
 interface Route {
   /** `/practice/Communication/{id}` split in segments; `{name}` captures one. */
@@ -183,7 +183,9 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     }
     if (latencyMs > 0) await sleep(latencyMs);
     if (o.token !== undefined && req.headers.authorization !== `Bearer ${o.token}`)
-      throw new Fail(401, 'login', 'This sandbox needs Authorization: Bearer <token>.', undefined, { 'www-authenticate': 'Bearer realm="pdesk-sandbox"' });
+      throw new Fail(401, 'login', 'This sandbox needs Authorization: Bearer <token>.', undefined, {
+        'www-authenticate': 'Bearer realm="pdesk-sandbox"',
+      });
     if (failRate > 0 && random() < failRate)
       throw new Fail(503, 'transient', 'The sandbox is simulating a failure (fail rate); nothing was changed.');
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;

@@ -4,12 +4,23 @@
  * always `rows − 1` lines: Ink clears the whole terminal on every frame when it is taller (stack.md).
  */
 import { Box, type Key, Text, useApp, useInput, useStdin } from 'ink';
-import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
 import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } from './desk.js';
 import { fit, wrap } from './format.js';
-import { type Binding, KeyRouterProvider, ScopeContext, keyLabel, splitKeys, useKeyRouter, useKeyRouterState, useKeys, useKeysVersion, useRefState } from './keys.js';
+import {
+  type Binding,
+  KeyRouterProvider,
+  ScopeContext,
+  keyLabel,
+  splitKeys,
+  useKeyRouter,
+  useKeyRouterState,
+  useKeys,
+  useKeysVersion,
+  useRefState,
+} from './keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './components/line-editor.js';
 import { SCREENS, type ScreenId, screenFor } from './screens/index.js';
 import { type Size, SizeContext, useTerminalSize } from './terminal.js';
@@ -173,7 +184,12 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
       for (const b of r.bindings) {
         const text = b.help ?? b.label;
         if (!text) continue;
-        const keys = b.helpKeys ?? b.keys.filter((k) => k !== 'text').map(keyLabel).join(' ');
+        const keys =
+          b.helpKeys ??
+          b.keys
+            .filter((k) => k !== 'text')
+            .map(keyLabel)
+            .join(' ');
         if (seen[section].has(keys)) continue;
         seen[section].add(keys);
         (section === 'global' ? global : mine).push([keys, text]);
@@ -195,7 +211,12 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
       help: i === 0 ? `screens: ${SCREENS.map((x) => x.title).join(', ')}` : undefined,
       run: () => show(s.id),
     })),
-    { keys: [':'], label: 'cmd', help: 'command palette: :slots :appointments :chat :notify :meds :profile <name> :q', run: () => setOverlay({ kind: 'palette' }) },
+    {
+      keys: [':'],
+      label: 'cmd',
+      help: 'command palette: :slots :appointments :chat :notify :meds :profile <name> :q',
+      run: () => setOverlay({ kind: 'palette' }),
+    },
     { keys: ['?'], label: 'help', help: 'this help', run: openHelp },
     {
       keys: ['esc'],
@@ -276,7 +297,12 @@ function Header({ width }: { width: number }) {
   const { connection, lastMs } = useDeskStatus();
   const env = profile.environment ?? 'no environment';
   const prod = /^prod(uction)?$/i.test(profile.environment ?? '');
-  const conn = connection === 'online' ? `● online${lastMs !== undefined ? ` ${lastMs} ms` : ''}` : connection === 'offline' ? '● offline' : '○ not checked';
+  const conn =
+    connection === 'online'
+      ? `● online${lastMs !== undefined ? ` ${lastMs} ms` : ''}`
+      : connection === 'offline'
+        ? '● offline'
+        : '○ not checked';
   const port = (u: string) => u.replace(/^https?:\/\/(127\.0\.0\.1|localhost)/, '');
   const extra = [sandbox ? `sandbox ${port(sandbox.url)}` : '', receiver ? `push ${port(receiver.url)}` : ''].filter(Boolean).join(' ');
   const fixed = ` pdesk  ${profile.name}  ${prod ? ` ${env.toUpperCase()} ` : `[${env}]`}  appt API ${profile.appointmentApi}  `;
@@ -384,7 +410,11 @@ function HintLine({ width }: { width: number }) {
   for (const r of router.active()) {
     for (const b of r.bindings) {
       if (!b.label) continue;
-      const keys = b.keys.filter((k) => k !== 'text').map(keyLabel).slice(0, 2).join('/');
+      const keys = b.keys
+        .filter((k) => k !== 'text')
+        .map(keyLabel)
+        .slice(0, 2)
+        .join('/');
       if (seen.has(keys)) continue;
       seen.add(keys);
       parts.push(`${keys} ${b.label}`);
@@ -467,7 +497,9 @@ function Palette(p: { width: number; onDone: (line: string | undefined) => void 
     { layer: 'modal', capture: true },
   );
   const [a, b, c] = lineView(s, Math.max(1, p.width - 2));
-  const hint = COMMANDS.filter((c) => c.startsWith(s.value.trim()) && s.value.trim() !== c.trim()).slice(0, 6).join('  ');
+  const hint = COMMANDS.filter((c) => c.startsWith(s.value.trim()) && s.value.trim() !== c.trim())
+    .slice(0, 6)
+    .join('  ');
   return (
     <Text wrap="truncate">
       <Text color="yellow">:</Text>

@@ -4,7 +4,8 @@
  * turns errors into status-line text), and status messages. `useDeskStatus()` (header and status line only)
  * gives the fast-changing part: status message, running task, connection state.
  */
-import React, { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import type React from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { PdeskClient } from '../core/client.js';
 import { HttpError, NetworkError, PdeskError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
@@ -161,11 +162,20 @@ export function DeskProvider(p: DeskProviderProps) {
         if (mounted.current) {
           setStatus((s) => ({
             ...s,
-            connection: aborted ? s.connection : error instanceof NetworkError ? 'offline' : error instanceof HttpError ? 'online' : s.connection,
+            connection: aborted
+              ? s.connection
+              : error instanceof NetworkError
+                ? 'offline'
+                : error instanceof HttpError
+                  ? 'online'
+                  : s.connection,
             status: !aborted
               ? { kind: 'error', text: errorText(error) }
               : o.sends
-                ? { kind: 'error', text: `Abandoned: ${label}. It may have reached the server all the same: check before sending it again.` }
+                ? {
+                    kind: 'error',
+                    text: `Abandoned: ${label}. It may have reached the server all the same: check before sending it again.`,
+                  }
                 : { kind: 'info', text: `Abandoned: ${label}.` },
           }));
         }
@@ -182,6 +192,7 @@ export function DeskProvider(p: DeskProviderProps) {
     for (const c of controllers.current) c.ctrl.abort();
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the profile loader and client factory are fixed for the life of the desk
   const switchProfile = useCallback(
     async (name: string) => {
       try {
@@ -200,7 +211,6 @@ export function DeskProvider(p: DeskProviderProps) {
         setMsg('error', errorText(e));
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [abort, setMsg],
   );
 

@@ -9,7 +9,8 @@
  * current screen, with `help` text). See screens/types.ts for how a screen uses this.
  */
 import type { Key } from 'ink';
-import React, { createContext, useContext, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type React from 'react';
+import { createContext, useContext, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** Key names a binding may use; anything else is a literal character (`c`, `/`, `?`, `G`). */
 export type KeyName =
@@ -40,8 +41,8 @@ export interface Binding {
   help?: string;
   /** How the keys are shown in the help (default: every key), e.g. '↑↓ j k' for a pair listed once. */
   helpKeys?: string;
-  /** Return `false` to let the key fall through to the next binding/layer. */
-  run: (input: string, key: Key) => void | boolean;
+  /** Return `false` to let the key fall through to the next binding/layer; any other result (none) consumes it. */
+  run: (input: string, key: Key) => unknown;
 }
 
 export const LAYER = { global: 0, screen: 10, input: 50, busy: 60, modal: 100 } as const;
@@ -109,10 +110,8 @@ const NO_KEY: Key = {
  */
 export function splitKeys(input: string, key: Key): Array<[string, Key]> {
   const flagged = Object.entries(key).some(([k, v]) => v === true && k !== 'shift');
-  // eslint-disable-next-line no-control-regex
   if (flagged || input.length <= 1 || !/[\u0000-\u001f\u007f]/.test(input)) return [[input, key]];
   const out: Array<[string, Key]> = [];
-  // eslint-disable-next-line no-control-regex
   for (const t of input.match(/[\u0000-\u001f\u007f]|[^\u0000-\u001f\u007f]+/g) ?? []) {
     const c = t.charCodeAt(0);
     if (t === '\r' || t === '\n') out.push(['', { ...NO_KEY, return: true }]);
@@ -128,7 +127,6 @@ export function splitKeys(input: string, key: Key): Array<[string, Key]> {
 /** True when the event is printable text a text field should insert. */
 export function isText(input: string, key: Key): boolean {
   if (!input || key.ctrl || key.meta || key.return || key.escape || key.tab) return false;
-  // eslint-disable-next-line no-control-regex
   return !/[\u0000-\u001f\u007f-\u009f]/.test(input);
 }
 
@@ -156,7 +154,9 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
   onCtrlCRef.current = onCtrlC;
   const bump = () => {
     const sig = [...regs.current.values()]
-      .map((r) => `${r.id}:${r.layer}:${r.capture}:${r.bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',')}`)
+      .map(
+        (r) => `${r.id}:${r.layer}:${r.capture}:${r.bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',')}`,
+      )
       .sort()
       .join(';');
     if (sig !== signature.current) {
@@ -165,6 +165,7 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
       queueMicrotask(() => setVersion((v) => v + 1));
     }
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the router and the registration depend only on the stable refs read inside; listing the callbacks would re-register on every render
   const router = useMemo<KeyRouter>(
     () => ({
       register(r) {
@@ -193,7 +194,6 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
         }
       },
     }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [],
   );
   return { router, version };
@@ -246,6 +246,7 @@ export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): v
   const order = useRef(0);
   // A layout effect: the registration is in place as soon as the component is on screen, so a key typed
   // right after (a paste, a fast operator, a test) reaches it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the router and the registration depend only on the stable refs read inside; listing the callbacks would re-register on every render
   useLayoutEffect(() => {
     if (!active) return;
     if (!order.current) order.current = ++orderCounter;
@@ -258,7 +259,6 @@ export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): v
     }));
     router.register({ id, order: order.current, layer, capture, scope, bindings: wrapped });
     return () => router.unregister(id);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, layer, capture, scope, descriptor, id]);
 }
 

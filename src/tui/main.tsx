@@ -4,7 +4,6 @@
  * restore the terminal on every exit path — q, Ctrl-C, SIGTERM/SIGHUP, an exception — then exit the process.
  */
 import { render } from 'ink';
-import React from 'react';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,13 +34,15 @@ interface Closable {
 /** The push receiver in-process, writing into the thread store of `profileName` in `dir`. */
 export async function startListening(dir: string, profileName: string, port: number | true): Promise<{ url: string } & Closable> {
   const { openThreadStore } = await import('../core/threads/index.js');
-  const { startReceiver, DEFAULT_LISTEN_PORT } = await import('../sandbox/receiver.js');
+  const { startReceiver, DEFAULT_LISTEN_PORT } = await import('../listen/receiver.js');
   const store = openThreadStore(dir, profileName);
   try {
     await store.prepare();
   } catch (e) {
     await store.close();
-    throw new ConfigError(`The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    throw new ConfigError(
+      `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+    );
   }
   const p = port === true ? DEFAULT_LISTEN_PORT : port;
   try {
@@ -175,7 +176,9 @@ export async function runTui(o: TuiOptions): Promise<never> {
     restore();
     if (error !== undefined) {
       const lines =
-        error instanceof PdeskError ? [error.message, ...error.details] : [`unexpected error: ${(error as Error)?.message ?? String(error)}`];
+        error instanceof PdeskError
+          ? [error.message, ...error.details]
+          : [`unexpected error: ${(error as Error)?.message ?? String(error)}`];
       for (const l of lines) write(process.stderr, `pdesk: ${redact(sanitize(l, true))}\n`);
       if (o.verbose && (error as Error)?.stack) write(process.stderr, `${(error as Error).stack}\n`);
     }

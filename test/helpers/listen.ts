@@ -20,7 +20,8 @@ export interface ListenProcess {
 export function startListen(configDir: string, args: string[] = [], env: Record<string, string | undefined> = {}): Promise<ListenProcess> {
   return new Promise((resolve, reject) => {
     const childEnv: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: '1', PDESK_CONFIG_DIR: configDir, ...env })) if (v !== undefined) childEnv[k] = v;
+    for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: '1', PDESK_CONFIG_DIR: configDir, ...env }))
+      if (v !== undefined) childEnv[k] = v;
     delete childEnv.PDESK_PROFILE;
     const child = spawn(process.execPath, [BIN, 'listen', '--port', '0', ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -43,8 +44,7 @@ export function startListen(configDir: string, args: string[] = [], env: Record<
     child.stderr!.setEncoding('utf8').on('data', (d) => (err += d));
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
-      let nl: number;
-      while ((nl = out.indexOf('\n')) >= 0) {
+      for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
         const line = out.slice(0, nl);
         out = out.slice(nl + 1);
         if (url === undefined) {

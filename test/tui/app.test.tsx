@@ -1,7 +1,6 @@
 /** The TUI frame: navigation, palette, help, quit, layout limits, resize, abandon, sanitising, production. */
 import chalk from 'chalk';
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';

@@ -62,7 +62,11 @@ describe('Appointments screen', () => {
     const appt = desk.sandbox.state.appointments.get('appt-1')!;
     expect(appt.status).toBe('cancelled');
     const sent = desk.sandbox.received.find((r) => r.path.endsWith('/AppointmentResponse'));
-    expect(sent?.body).toMatchObject({ participantStatus: 'declined', comment: 'patient is ill, q j', appointment: { reference: 'Appointment/appt-1' } });
+    expect(sent?.body).toMatchObject({
+      participantStatus: 'declined',
+      comment: 'patient is ill, q j',
+      appointment: { reference: 'Appointment/appt-1' },
+    });
     expect(desk.quitCalls).toBe(0);
   });
 

@@ -14,7 +14,10 @@ const ENTER = '\u001b[?1049h';
 
 /** `tmp` is the child's TMPDIR, so the sandbox folder it makes is its own (other tests start sandboxes too). */
 function start(configDir: string, tmp: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const env: Record<string, string> = { ...process.env, PDESK_CONFIG_DIR: configDir, TMPDIR: tmp, TERM: 'xterm-256color' } as Record<string, string>;
+  const env: Record<string, string> = { ...process.env, PDESK_CONFIG_DIR: configDir, TMPDIR: tmp, TERM: 'xterm-256color' } as Record<
+    string,
+    string
+  >;
   delete env.CI;
   const cmd = `stty rows 24 cols 80 2>/dev/null; exec '${process.execPath}' '${BIN}' tui --sandbox`;
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });

@@ -7,7 +7,10 @@ import { errorText } from '../../src/tui/desk.js';
 describe('errorText', () => {
   it('redacts registered secrets and strips control sequences from every kind of error', () => {
     registerSecret('tui-s3cret-token');
-    const outcome = { resourceType: 'OperationOutcome' as const, issue: [{ severity: 'error', code: 'security', diagnostics: 'token tui-s3cret-token \u001b[31mexpired' }] };
+    const outcome = {
+      resourceType: 'OperationOutcome' as const,
+      issue: [{ severity: 'error', code: 'security', diagnostics: 'token tui-s3cret-token \u001b[31mexpired' }],
+    };
     const texts = [
       errorText(new HttpError(401, { method: 'GET', url: 'http://x/Slot', outcome })),
       errorText('plain tui-s3cret-token'),

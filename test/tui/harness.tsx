@@ -4,7 +4,7 @@
  */
 import { render } from 'ink-testing-library';
 import { useInput } from 'ink';
-import React from 'react';
+import type React from 'react';
 import { vi } from 'vitest';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
@@ -55,7 +55,9 @@ export interface OpenOptions {
 
 export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
   const sandbox = await startSandbox({ port: 0, log: () => undefined, ...o.sandbox });
-  const profile = Profile.parse(sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }));
+  const profile = Profile.parse(
+    sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }),
+  );
   const state = { quitCalls: 0 };
   const r = render(
     <Root

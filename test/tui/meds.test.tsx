@@ -57,7 +57,9 @@ describe('Meds screen', () => {
     const wide = await openDesk({ screen: 'meds', size: { columns: 130, rows: 30 } });
     try {
       f = await wide.waitFor('Metformin 500 mg tablet');
-      expect(f).toMatch(/mr-1\s+active\s+Metformin 500 mg tablet\s+pat-1\s+Apotheek Centrum\s+60 tablet\s+\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}/);
+      expect(f).toMatch(
+        /mr-1\s+active\s+Metformin 500 mg tablet\s+pat-1\s+Apotheek Centrum\s+60 tablet\s+\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}/,
+      );
     } finally {
       await wide.close();
     }
@@ -69,7 +71,11 @@ describe('Meds screen', () => {
     expect(desk.frame()).toContain('urn:pdesk:pharmacy-id|PH001'); // the example identifier comes from the current pharmacy
     await fillReorder(desk, 'urn:pdesk:pharmacy-id|PH002', '30', 'please call when ready');
     let f = await desk.waitFor('Order? POST MedicationRequest (M3)');
-    expect(desk.sandbox.received.some((r) => r.path === '/practice/Organization' && decodeURIComponent(r.query).includes('identifier=urn:pdesk:pharmacy-id|PH002'))).toBe(true);
+    expect(
+      desk.sandbox.received.some(
+        (r) => r.path === '/practice/Organization' && decodeURIComponent(r.query).includes('identifier=urn:pdesk:pharmacy-id|PH002'),
+      ),
+    ).toBe(true);
     expect(f).toContain('Order? POST MedicationRequest (M3), a reorder of mr-1:');
     expect(f).toContain('at Apotheek Noord (ph-2) · urn:pdesk:pharmacy-id|PH002');
     expect(f).toContain('quantity 30 tablet');

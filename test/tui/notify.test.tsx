@@ -72,7 +72,10 @@ describe('Notify screen', () => {
     await desk.waitFor(/Send\? POST http:\/\/127\.0\.0\.1:\d+\/portal\/Communication \(C5\)/);
     await desk.press(KEY.enter);
     await desk.waitFor('Sent this session (2)');
-    expect(desk.sandbox.state.notifications.map((x) => x.payload[0]!.contentString)).toEqual(['Your results are in; no need to call.', 'Second one']);
+    expect(desk.sandbox.state.notifications.map((x) => x.payload[0]!.contentString)).toEqual([
+      'Your results are in; no need to call.',
+      'Second one',
+    ]);
   });
 
   it('a bad address is refused before anything is sent, and a server error keeps the form as typed', async () => {

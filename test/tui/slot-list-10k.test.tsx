@@ -1,11 +1,9 @@
-/** The windowed slot list fed 10,000 slots directly: PageDown/PageUp/End/Home move without lag. */
-import React from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Slot } from '../../src/core/schemas/appointment.js';
 import { SlotList } from '../../src/tui/screens/slots.js';
 import { KEY, renderBare } from './harness.js';
 
-export function manySlots(n: number): Slot[] {
+function manySlots(n: number): Slot[] {
   const out: Slot[] = [];
   const day0 = Date.UTC(2026, 0, 1);
   for (let i = 0; i < n; i++) {

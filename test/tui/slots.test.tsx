@@ -56,7 +56,9 @@ describe('Slots screen', () => {
     await desk.waitFor('"reference": "Patient/pat-tui-9"');
     await desk.press('y');
     await desk.waitFor('Booked appointment');
-    const booked = [...desk.sandbox.state.appointments.values()].find((a) => a.participant?.some((p) => p.actor?.reference === 'Patient/pat-tui-9'));
+    const booked = [...desk.sandbox.state.appointments.values()].find((a) =>
+      a.participant?.some((p) => p.actor?.reference === 'Patient/pat-tui-9'),
+    );
     expect(booked?.status).toBe('proposed');
     expect(booked?.comment).toBe('Consultation');
     expect(desk.sandbox.state.slots.get(first)?.status).toBe('busy');

@@ -11,9 +11,9 @@ export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OP
 
 export function apiCommand(): Command {
   return new Command('api')
-    .description('send a raw request with the profile\'s auth and headers, print the JSON answer')
+    .description("send a raw request with the profile's auth and headers, print the JSON answer")
     .argument('<METHOD>', `HTTP method: ${API_METHODS.join(', ')}`)
-    .argument('<path>', 'path under the party\'s base URL, e.g. /Slot?status=free (or a full URL on that server)')
+    .argument('<path>', "path under the party's base URL, e.g. /Slot?status=free (or a full URL on that server)")
     .option('--party <party>', 'practice or portal: whose base URL, auth and headers to use', 'practice')
     .option('--body <file|->', 'JSON body from a file or standard input, sent as application/fhir+json')
     .option('--query <key=value>', 'query parameter, URL-encoded (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
@@ -42,10 +42,12 @@ export function apiCommand(): Command {
             /* reported below */
           }
           const apis = party === 'practice' ? (['appointment', 'chat', 'medication'] as const) : (['chat'] as const);
-          const allowed = new Set([baseUrlFor(profile, party), ...apis.map((a) => baseUrlFor(profile, party, a))].map((u) => new URL(u).origin));
+          const allowed = new Set(
+            [baseUrlFor(profile, party), ...apis.map((a) => baseUrlFor(profile, party, a))].map((u) => new URL(u).origin),
+          );
           if (!origin || !/^https?:/.test(path) || !allowed.has(origin))
             throw new UsageError(`<path> must be a path or a URL on the ${party} server (${[...allowed].join(', ')}), not "${path}".`, [
-              'pdesk api sends the profile\'s credentials only to the profile\'s own servers.',
+              "pdesk api sends the profile's credentials only to the profile's own servers.",
             ]);
         }
         const qs = encodeQuery(query);

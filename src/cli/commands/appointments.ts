@@ -84,7 +84,7 @@ export function appointmentsCommand(): Command {
         '',
         'Examples:',
         "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
-        "    --from tomorrow --to tomorrow --json --limit 1 > slot.json",
+        '    --from tomorrow --to tomorrow --json --limit 1 > slot.json',
         "  pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
         '    --slot-json slot.json',
         "  pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
@@ -105,10 +105,16 @@ export function appointmentsCommand(): Command {
           if (opts.patient === undefined) throw new UsageError('--patient is required (or give a complete Appointment with --body).');
           if (opts.comment === undefined) throw new UsageError('--comment is required (or give a complete Appointment with --body).');
           const status = opts.status === undefined ? undefined : oneOf(opts.status, ['booked', 'proposed'] as const, '--status');
-          let when: Pick<import('../../core/api/appointments.js').BookInput, 'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'>;
+          let when: Pick<
+            import('../../core/api/appointments.js').BookInput,
+            'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'
+          >;
           if (opts.slotJson !== undefined) {
             const mixed = SLOT_FORM.find((k) => opts[k] !== undefined);
-            if (mixed) throw new UsageError(`${flag(mixed)} cannot be used with --slot-json (the slot gives start, end, practitioner and service category).`);
+            if (mixed)
+              throw new UsageError(
+                `${flag(mixed)} cannot be used with --slot-json (the slot gives start, end, practitioner and service category).`,
+              );
             when = api.bookingFromSlot(api.parseSlotArg(readJsonArg(opts.slotJson, '--slot-json')));
           } else {
             const missing = SLOT_FORM.find((k) => opts[k] === undefined);
@@ -175,7 +181,8 @@ export function appointmentsCommand(): Command {
             throw new UsageError(`--body cancels ${named}, not Appointment/${id} given as <appointmentId>.`);
         } else {
           if (opts.actor === undefined) throw new UsageError('--actor is required (Patient/<id> or PractitionerRole/<id>).');
-          if (opts.comment === undefined) throw new UsageError('--comment is required (or give a complete appointment response with --body).');
+          if (opts.comment === undefined)
+            throw new UsageError('--comment is required (or give a complete appointment response with --body).');
           body = api.buildCancellation(id, opts.actor, opts.comment);
         }
         const res = await api.cancelAppointment(await ctx.client(), body);

@@ -4,7 +4,7 @@
  * recorded in the thread store after the server acknowledged it (2xx) and before success is printed.
  */
 import { Command } from 'commander';
-import type { ThreadMessage, ThreadStore, ThreadSummary, StoreRecord } from '../../core/threads/index.js';
+import type { ThreadMessage, ThreadStore, ThreadSummary } from '../../core/threads/index.js';
 import { action, type Context } from '../context.js';
 
 interface MessageOptions {
@@ -41,7 +41,9 @@ async function writableStore(ctx: Context): Promise<ThreadStore> {
     await store.prepare();
   } catch (e) {
     const { ConfigError } = await import('../../core/errors.js');
-    throw new ConfigError(`The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent.`);
+    throw new ConfigError(
+      `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent.`,
+    );
   }
   return store;
 }
@@ -102,7 +104,8 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
   ctx.emitWrite(
     res.status,
     res.body ?? { ok: true, status: res.status, id: res.message.id, thread },
-    () => `Sent message ${res.message.id} to thread ${thread} (${op === 'C1' ? 'portal → practice' : 'practice → portal'}, ${statusLine(res.status)}).`,
+    () =>
+      `Sent message ${res.message.id} to thread ${thread} (${op === 'C1' ? 'portal → practice' : 'practice → portal'}, ${statusLine(res.status)}).`,
   );
 }
 
@@ -121,7 +124,9 @@ function messageOptions(cmd: Command, withAttachment: boolean): Command {
 }
 
 export function chatCommand(): Command {
-  const cmd = new Command('chat').description('chat threads (C1 send, C2 mark read, C3 reply, C4 close; threads and show from the local store)');
+  const cmd = new Command('chat').description(
+    'chat threads (C1 send, C2 mark read, C3 reply, C4 close; threads and show from the local store)',
+  );
 
   messageOptions(cmd.command('send').description('C1: send a message, portal → practice'), true).action(
     action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C1', opts)),
@@ -222,7 +227,9 @@ export function chatCommand(): Command {
           const known = view.threads.slice(0, 5).map((t) => t.thread);
           throw new UsageError(`There is no thread "${encounterId}" in the local store.`, [
             `store: ${store.path}`,
-            known.length ? `Threads there: ${known.join(', ')}${view.threads.length > known.length ? ', …' : ''}.` : 'It holds no threads yet: they appear when pdesk sends a message or `pdesk listen` receives one.',
+            known.length
+              ? `Threads there: ${known.join(', ')}${view.threads.length > known.length ? ', …' : ''}.`
+              : 'It holds no threads yet: they appear when pdesk sends a message or `pdesk listen` receives one.',
           ]);
         }
         if (ctx.format === 'table') {
@@ -234,7 +241,11 @@ export function chatCommand(): Command {
           { header: 'TIME', value: (m) => localTime(m.at) },
           { header: 'DIRECTION', value: (m) => `${m.from} → ${m.to}` },
           { header: 'SENDER', value: (m) => who(m.sender, m.senderDisplay), flex: true },
-          { header: 'TEXT', value: (m) => (m.attachment ? `${m.text} [${m.attachment.contentType}: ${m.attachment.title}]` : m.text), flex: true },
+          {
+            header: 'TEXT',
+            value: (m) => (m.attachment ? `${m.text} [${m.attachment.contentType}: ${m.attachment.title}]` : m.text),
+            flex: true,
+          },
           { header: 'READ', value: (m) => (m.read ? `read ${m.readAt!.slice(0, 16).replace('T', ' ')}` : m.unread ? 'unread' : '') },
         ]);
       }),

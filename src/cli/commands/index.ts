@@ -15,4 +15,19 @@ import { schedulesCommand } from './schedules.js';
 import { slotsCommand } from './slots.js';
 import { tuiCommand } from './tui.js';
 
-export const commands: Array<() => Command> = [profileCommand, apiCommand, appointmentTypesCommand, practitionersCommand, schedulesCommand, slotsCommand, appointmentsCommand, medicationsCommand, pharmaciesCommand, chatCommand, notificationsCommand, listenCommand, sandboxCommand, tuiCommand];
+export const commands: Array<() => Command> = [
+  profileCommand,
+  apiCommand,
+  appointmentTypesCommand,
+  practitionersCommand,
+  schedulesCommand,
+  slotsCommand,
+  appointmentsCommand,
+  medicationsCommand,
+  pharmaciesCommand,
+  chatCommand,
+  notificationsCommand,
+  listenCommand,
+  sandboxCommand,
+  tuiCommand,
+];

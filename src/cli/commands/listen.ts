@@ -30,7 +30,10 @@ export function listenCommand(): Command {
         if (opts.tokenEnv !== undefined) {
           const { registerSecret } = await import('../../core/redact.js');
           token = process.env[opts.tokenEnv];
-          if (!token) throw new ConfigError(`The environment variable ${opts.tokenEnv} (--token-env) is not set or empty.`, [`Set it, e.g. export ${opts.tokenEnv}=…`]);
+          if (!token)
+            throw new ConfigError(`The environment variable ${opts.tokenEnv} (--token-env) is not set or empty.`, [
+              `Set it, e.g. export ${opts.tokenEnv}=…`,
+            ]);
           registerSecret(token);
         }
         const format = ctx.format;
@@ -38,14 +41,16 @@ export function listenCommand(): Command {
         const { configDir } = await import('../../profiles/store.js');
         const { openThreadStore, describeRecord } = await import('../../core/threads/index.js');
         const store = openThreadStore(configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
-        const { startReceiver } = await import('../../sandbox/receiver.js');
+        const { startReceiver } = await import('../../listen/receiver.js');
         try {
           await store.prepare();
         } catch (e) {
           await store.close();
-          throw new ConfigError(`The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+          throw new ConfigError(
+            `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+          );
         }
-        let receiver;
+        let receiver: import('../../listen/receiver.js').Receiver;
         try {
           receiver = await startReceiver({
             port,
@@ -59,7 +64,8 @@ export function listenCommand(): Command {
         } catch (e) {
           await store.close();
           const code = (e as NodeJS.ErrnoException).code;
-          if (code === 'EADDRINUSE') throw new UsageError(`--port ${port} is already in use on ${opts.host}.`, ['Pick another port, or --port 0 for any free one.']);
+          if (code === 'EADDRINUSE')
+            throw new UsageError(`--port ${port} is already in use on ${opts.host}.`, ['Pick another port, or --port 0 for any free one.']);
           if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
             throw new UsageError(`--host ${opts.host} is not an address of this machine.`);
           if (code === 'EACCES') throw new UsageError(`--port ${port} needs privileges on ${opts.host}; use a port above 1023.`);

@@ -12,7 +12,8 @@ import { periodText, quantityText } from '../../core/labels.js';
 
 /** One MedicationRequest in table mode: the fields an operator reads, in a fixed order. */
 function detail(r: MedicationRequest, width: number): string {
-  const ref = (x?: { reference: string; display?: string }) => (x ? (x.display ? `${x.reference} (${x.display})` : x.reference) : undefined);
+  const ref = (x?: { reference: string; display?: string }) =>
+    x ? (x.display ? `${x.reference} (${x.display})` : x.reference) : undefined;
   const fields: Record<string, string | undefined> = {
     id: r.id,
     status: r.status,
@@ -51,7 +52,9 @@ async function order(ctx: Context, opts: OrderOptions): Promise<void> {
   if (opts.body !== undefined) {
     const others = (['reorder', 'pharmacy', 'quantity', 'start', 'end', 'note'] as const).filter((k) => opts[k] !== undefined);
     if (others.length)
-      throw new UsageError(`--body sends a complete MedicationRequest and cannot be combined with ${others.map((k) => `--${k}`).join(', ')}.`);
+      throw new UsageError(
+        `--body sends a complete MedicationRequest and cannot be combined with ${others.map((k) => `--${k}`).join(', ')}.`,
+      );
     const { MedicationRequestCreate, parseBody } = await import('../../core/schemas/index.js');
     const body = parseBody(MedicationRequestCreate, readJsonArg(opts.body, '--body'));
     const res = await med.orderMedication(await ctx.client(), body);
@@ -111,7 +114,11 @@ export function medicationsCommand(): Command {
         ctx.emitList<MedicationRow>(rows, [
           { header: 'ID', value: (r) => r.medicationRequest.id },
           { header: 'STATUS', value: (r) => r.medicationRequest.status },
-          { header: 'MEDICATION', value: (r) => r.medicationRequest.medicationReference.display ?? r.medicationRequest.medicationReference.reference, flex: true },
+          {
+            header: 'MEDICATION',
+            value: (r) => r.medicationRequest.medicationReference.display ?? r.medicationRequest.medicationReference.reference,
+            flex: true,
+          },
           { header: 'PATIENT', value: (r) => r.medicationRequest.subject.reference },
           { header: 'PHARMACY', value: (r) => r.organization?.name ?? r.medicationRequest.performer?.reference, flex: true },
           { header: 'QUANTITY', value: (r) => quantityText(r.medicationRequest) },

@@ -28,16 +28,20 @@ async function single(ctx: Context, opts: SendOptions): Promise<void> {
   const { buildNotification, sendNotification } = await import('../../core/api/notifications.js');
   const { readJsonArg } = await import('../options.js');
   const bulkOnly = BULK_ONLY.filter((k) => opts[k] !== undefined);
-  if (bulkOnly.length) throw new UsageError(`${bulkOnly.map(flag).join(', ')} ${bulkOnly.length > 1 ? 'go' : 'goes'} with --csv (a bulk send).`);
+  if (bulkOnly.length)
+    throw new UsageError(`${bulkOnly.map(flag).join(', ')} ${bulkOnly.length > 1 ? 'go' : 'goes'} with --csv (a bulk send).`);
   let body: unknown;
   if (opts.body !== undefined) {
     const others = (['email', 'topic', 'text'] as const).filter((k) => opts[k] !== undefined);
-    if (others.length) throw new UsageError(`--body sends a complete notification and cannot be combined with ${others.map(flag).join(', ')}.`);
+    if (others.length)
+      throw new UsageError(`--body sends a complete notification and cannot be combined with ${others.map(flag).join(', ')}.`);
     body = readJsonArg(opts.body, '--body');
   } else {
     const missing = (['email', 'topic', 'text'] as const).filter((k) => opts[k] === undefined);
     if (missing.length)
-      throw new UsageError(`${missing.map(flag).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required (or --csv for a bulk send, or --body for a complete notification).`);
+      throw new UsageError(
+        `${missing.map(flag).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required (or --csv for a bulk send, or --body for a complete notification).`,
+      );
     try {
       body = buildNotification(await ctx.profile(), { email: opts.email!.trim(), topic: opts.topic!, text: opts.text! });
     } catch (e) {
@@ -83,7 +87,8 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   const { BulkSend: Bulk, defaultJournalPath } = await import('../../core/bulk/notifications.js');
   const { positiveInt } = await import('../options.js');
   const singleOnly = SINGLE_ONLY.filter((k) => opts[k] !== undefined);
-  if (singleOnly.length) throw new UsageError(`--csv takes the addresses from the CSV and cannot be combined with ${singleOnly.map(flag).join(', ')}.`);
+  if (singleOnly.length)
+    throw new UsageError(`--csv takes the addresses from the CSV and cannot be combined with ${singleOnly.map(flag).join(', ')}.`);
   const missing = (['topic', 'text'] as const).filter((k) => opts[k] === undefined);
   if (missing.length) throw new UsageError(`${missing.map(flag).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required with --csv.`);
   const concurrency = opts.concurrency === undefined ? undefined : positiveInt(opts.concurrency, '--concurrency');
@@ -135,7 +140,9 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
       interrupted = true;
       job.stop();
       if (tty) process.stderr.write('\r\x1b[2K');
-      ctx.err(`pdesk: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}; finishing ${job.counters.inFlight} request(s) in flight (press Ctrl-C again to quit at once).`);
+      ctx.err(
+        `pdesk: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}; finishing ${job.counters.inFlight} request(s) in flight (press Ctrl-C again to quit at once).`,
+      );
     } else {
       ctx.err('pdesk: quitting; rows in flight have no recorded outcome and are reported as uncertain by the next run.');
       process.exit(130);
@@ -166,7 +173,15 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   if (ctx.format === 'table') ctx.out(summaryText(summary, ms));
   else {
     const { sent, skipped, failed, uncertain, journal, failedCsv, interrupted } = summary;
-    ctx.emitOne({ sent, skipped, failed, uncertain, journal, ...(failedCsv ? { failedCsv } : {}), ...(interrupted ? { interrupted } : {}) });
+    ctx.emitOne({
+      sent,
+      skipped,
+      failed,
+      uncertain,
+      journal,
+      ...(failedCsv ? { failedCsv } : {}),
+      ...(interrupted ? { interrupted } : {}),
+    });
   }
 
   if (summary.error) throw summary.error;
@@ -179,10 +194,14 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
     const parts = [];
     const of = `of ${summary.total} row${summary.total === 1 ? '' : 's'}`;
     if (summary.failed) parts.push(`${summary.failed} ${of} failed`);
-    if (summary.uncertain) parts.push(`${summary.uncertain} ${parts.length ? '' : `${of} `}${summary.uncertain === 1 ? 'has' : 'have'} an unknown outcome`);
+    if (summary.uncertain)
+      parts.push(`${summary.uncertain} ${parts.length ? '' : `${of} `}${summary.uncertain === 1 ? 'has' : 'have'} an unknown outcome`);
     const details = [`failed rows and reasons: ${summary.failedCsv ?? '(not written)'}`];
     if (summary.failed) details.push('Run the same command again to retry the failed rows; acknowledged rows are not sent again.');
-    if (summary.uncertain) details.push('Rows with an unknown outcome may have reached the portal: check, then rerun with --resend-uncertain to send them anyway.');
+    if (summary.uncertain)
+      details.push(
+        'Rows with an unknown outcome may have reached the portal: check, then rerun with --resend-uncertain to send them anyway.',
+      );
     throw new PdeskError(`${parts.join(', and ')}.`, summary.exitCode as 4 | 5, details);
   }
 }
@@ -192,14 +211,17 @@ export function notificationsCommand(): Command {
   cmd
     .command('send')
     .description('send a notification (C5): one with --email, or one per row of a CSV with --csv (resumable)')
-    .option('--email <addr>', 'the patient\'s email address (one notification)')
+    .option('--email <addr>', "the patient's email address (one notification)")
     .option('--topic <t>', 'topic text; with --csv a template with {column} placeholders')
     .option('--text <t>', 'message text; with --csv a template with {column} placeholders')
     .option('--body <file|->', 'a complete notification Communication to send as is (after validation)')
     .option('--csv <file>', 'bulk: one notification per row; the header names the columns (, or ; separated)')
     .option('--email-column <name>', 'bulk: the column holding the address (default: email)')
     .option('--concurrency <n>', 'bulk: requests in flight at once (default: 8)')
-    .option('--journal <file>', 'bulk: where each row\'s outcome is recorded (default: journals/<profile>/<csv name>-<id>.journal.ndjson in the config folder)')
+    .option(
+      '--journal <file>',
+      "bulk: where each row's outcome is recorded (default: journals/<profile>/<csv name>-<id>.journal.ndjson in the config folder)",
+    )
     .option('--resend-uncertain', 'bulk: also send rows whose earlier outcome is unknown (may send them twice)')
     .addHelpText(
       'after',

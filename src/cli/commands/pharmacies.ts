@@ -10,7 +10,10 @@ export function pharmaciesCommand(): Command {
     .command('search')
     .description('search pharmacies by identifier (M4)')
     .option('--identifier <system|value>', 'identifier of a pharmacy, <system>|<value> (required; repeatable or a comma list)', collectList)
-    .addHelpText('after', '\nExample:\n  pdesk pharmacies search \\\n    --identifier "urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH002"')
+    .addHelpText(
+      'after',
+      '\nExample:\n  pdesk pharmacies search \\\n    --identifier "urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH002"',
+    )
     .action(
       action(async (ctx, opts: { identifier?: string[] }) => {
         const identifiers = opts.identifier ?? [];
@@ -21,7 +24,11 @@ export function pharmaciesCommand(): Command {
         ctx.emitList<Organization>(rows, [
           { header: 'ID', value: (o) => o.id },
           { header: 'NAME', value: (o) => o.name, flex: true },
-          { header: 'IDENTIFIER', value: (o) => o.identifier?.map((i) => (i.system ? `${i.system}|${i.value}` : i.value)).join(', '), flex: true },
+          {
+            header: 'IDENTIFIER',
+            value: (o) => o.identifier?.map((i) => (i.system ? `${i.system}|${i.value}` : i.value)).join(', '),
+            flex: true,
+          },
           { header: 'CITY', value: (o) => o.address?.find((a) => a.city)?.city },
         ]);
       }),

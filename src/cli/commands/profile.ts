@@ -59,7 +59,9 @@ async function ensurePrivate(path: string, ctx: Context): Promise<void> {
 async function refuseDryRun(ctx: Context, verb: string): Promise<void> {
   if (!ctx.dryRun) return;
   const { UsageError } = await import('../../core/errors.js');
-  throw new UsageError(`--dry-run does not apply to profile ${verb}, which sends no request but changes the profile store; nothing was changed.`);
+  throw new UsageError(
+    `--dry-run does not apply to profile ${verb}, which sends no request but changes the profile store; nothing was changed.`,
+  );
 }
 
 const REQUIRED_ADD = [
@@ -101,7 +103,8 @@ async function checkAddValue(key: string, value: string, option: string): Promis
     }
     if (!ok) throw new UsageError(`${option} must be an http:// or https:// URL, not "${value}".`);
   }
-  if (key === 'appointmentApi' && v !== '2.0.0' && v !== '1.0.0') throw new UsageError(`${option} must be one of 2.0.0, 1.0.0, not "${value}".`);
+  if (key === 'appointmentApi' && v !== '2.0.0' && v !== '1.0.0')
+    throw new UsageError(`${option} must be one of 2.0.0, 1.0.0, not "${value}".`);
   if (key === 'approvalFlow' && !/^(y|yes|n|no)$/i.test(v)) throw new UsageError(`Answer y or n, not "${value}".`);
   if (key.endsWith('TokenEnv') && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v))
     throw new UsageError(`${option} must be the name of an environment variable, not "${value}".`);
@@ -155,11 +158,19 @@ async function promptMissing(o: AddOptions): Promise<void> {
   try {
     const rec = o as Record<string, unknown>;
     for (const [key, option, label] of REQUIRED_ADD) if (rec[key] === undefined) rec[key] = await ask(label, key, option);
-    if (o.environment === undefined) o.environment = await ask('Environment label (e.g. test, production)', 'environment', '--environment', '');
-    if (o.appointmentApi === undefined) o.appointmentApi = await ask('Appointment API version (2.0.0 or 1.0.0)', 'appointmentApi', '--appointment-api', '2.0.0');
-    if (o.approvalFlow === undefined) o.approvalFlow = /^y/i.test((await ask('Approval flow (y/n)', 'approvalFlow', '--approval-flow', 'n')) ?? '');
+    if (o.environment === undefined)
+      o.environment = await ask('Environment label (e.g. test, production)', 'environment', '--environment', '');
+    if (o.appointmentApi === undefined)
+      o.appointmentApi = await ask('Appointment API version (2.0.0 or 1.0.0)', 'appointmentApi', '--appointment-api', '2.0.0');
+    if (o.approvalFlow === undefined)
+      o.approvalFlow = /^y/i.test((await ask('Approval flow (y/n)', 'approvalFlow', '--approval-flow', 'n')) ?? '');
     if (o.practiceTokenEnv === undefined)
-      o.practiceTokenEnv = await ask('Environment variable with the practice bearer token (empty: no auth)', 'practiceTokenEnv', '--practice-token-env', '');
+      o.practiceTokenEnv = await ask(
+        'Environment variable with the practice bearer token (empty: no auth)',
+        'practiceTokenEnv',
+        '--practice-token-env',
+        '',
+      );
   } finally {
     rl.close();
   }
@@ -195,7 +206,11 @@ export function profileCommand(): Command {
         await ensurePrivate(storePath(), ctx);
         const isDefault = defaultProfileName() === profile.name;
         const shown = redactProfile(profile);
-        const table = await profileTable(shown, isDefault, `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`);
+        const table = await profileTable(
+          shown,
+          isDefault,
+          `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`,
+        );
         ctx.emitOne({ saved: profile.name, default: isDefault, store: storePath(), profile: shown }, () => table);
       }),
     );
@@ -229,7 +244,9 @@ export function profileCommand(): Command {
         const { redactProfile } = await import('../../profiles/redact.js');
         const all = listProfiles();
         const wanted = name ?? ctx.globals.profile ?? process.env.PDESK_PROFILE ?? defaultProfileName();
-        const known = all.length ? [`Known profiles: ${all.map((p) => p.name).join(', ')}.`] : ['No profiles yet: add one with `pdesk profile import <file>`.'];
+        const known = all.length
+          ? [`Known profiles: ${all.map((p) => p.name).join(', ')}.`]
+          : ['No profiles yet: add one with `pdesk profile import <file>`.'];
         if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', known);
         const found = all.find((p) => p.name === wanted);
         if (!found) throw new ConfigError(`There is no profile named "${wanted}".`, known);
@@ -262,8 +279,9 @@ export function profileCommand(): Command {
         const { removeProfile, defaultProfileName } = await import('../../profiles/store.js');
         await removeProfile(name);
         const def = defaultProfileName();
-        ctx.emitOne({ ok: true, removed: name, default: def ?? null }, () =>
-          `Removed profile "${name}".${def ? '' : ' There is no default profile now: pick one with `pdesk profile use <name>`.'}`,
+        ctx.emitOne(
+          { ok: true, removed: name, default: def ?? null },
+          () => `Removed profile "${name}".${def ? '' : ' There is no default profile now: pick one with `pdesk profile use <name>`.'}`,
         );
       }),
     );
@@ -300,7 +318,12 @@ export function profileCommand(): Command {
           }
           await promptMissing(opts);
         }
-        for (const [key, option] of [...REQUIRED_ADD, ['environment', '--environment'], ['practiceTokenEnv', '--practice-token-env'], ['portalTokenEnv', '--portal-token-env']] as const)
+        for (const [key, option] of [
+          ...REQUIRED_ADD,
+          ['environment', '--environment'],
+          ['practiceTokenEnv', '--practice-token-env'],
+          ['portalTokenEnv', '--portal-token-env'],
+        ] as const)
           if (typeof rec[key] === 'string') rec[key] = await checkAddValue(key, rec[key] as string, option);
         const api = oneOf(opts.appointmentApi ?? '2.0.0', ['2.0.0', '1.0.0'] as const, '--appointment-api');
         const { validateProfile, saveProfile, storePath, listProfiles, defaultProfileName } = await import('../../profiles/store.js');
@@ -325,7 +348,11 @@ export function profileCommand(): Command {
         await saveProfile(profile, !!opts.default);
         await ensurePrivate(storePath(), ctx);
         const isDefault = defaultProfileName() === profile.name;
-        const table = await profileTable(profile, isDefault, `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`);
+        const table = await profileTable(
+          profile,
+          isDefault,
+          `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`,
+        );
         ctx.emitOne({ saved: profile.name, default: isDefault, store: storePath(), profile }, () => table);
       }),
     );

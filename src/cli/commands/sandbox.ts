@@ -72,7 +72,7 @@ export function sandboxCommand(): Command {
 
         const { startSandbox } = await import('../../sandbox/server.js');
         const { sandboxProfile } = await import('../../sandbox/profile.js');
-        let sandbox;
+        let sandbox: import('../../sandbox/server.js').Sandbox;
         try {
           sandbox = await startSandbox({
             port,
@@ -92,7 +92,8 @@ export function sandboxCommand(): Command {
           const code = (e as NodeJS.ErrnoException).code;
           if (code === 'EADDRINUSE')
             throw new UsageError(`--port ${port} is already in use: choose another port, or --port 0 for any free one.`);
-          if (code === 'EACCES') throw new UsageError(`--port ${port} needs privileges this process does not have: choose a port above 1023.`);
+          if (code === 'EACCES')
+            throw new UsageError(`--port ${port} needs privileges this process does not have: choose a port above 1023.`);
           if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
             throw new UsageError(`--host ${host} is not an address of this machine.`);
           throw e;

@@ -161,7 +161,10 @@ export function buildAppointment(profile: Profile, b: BookInput): AppointmentCre
         status: 'accepted',
       },
       {
-        actor: { reference: ref('PractitionerRole', b.practitioner, '--practitioner'), ...(b.practitionerDisplay ? { display: b.practitionerDisplay } : {}) },
+        actor: {
+          reference: ref('PractitionerRole', b.practitioner, '--practitioner'),
+          ...(b.practitionerDisplay ? { display: b.practitionerDisplay } : {}),
+        },
         required: 'required',
         status: profile.approvalFlow ? 'needs-action' : 'accepted',
       },
@@ -245,7 +248,9 @@ export function slotPractitioner(slot: Slot): Reference | undefined {
 }
 
 /** `code display` of the codings of concepts, for a table cell. */
-export function conceptLabel(concepts: ReadonlyArray<{ coding?: ReadonlyArray<{ code: string; display?: string }>; text?: string }> | undefined): string {
+export function conceptLabel(
+  concepts: ReadonlyArray<{ coding?: ReadonlyArray<{ code: string; display?: string }>; text?: string }> | undefined,
+): string {
   return (concepts ?? [])
     .flatMap((c) => (c.coding?.length ? c.coding.map((x) => (x.display ? `${x.code} ${x.display}` : x.code)) : c.text ? [c.text] : []))
     .join(', ');

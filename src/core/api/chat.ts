@@ -27,7 +27,8 @@ export const encounterIdSystem = (p: Profile) => `${p.namespaces.practice}.encou
 export const seenAtUrl = (p: Profile) => `${p.namespaces.portal}.ResourceSeenAt`;
 
 function checkRef(value: string, option: string): string {
-  if (!/^(#.+|[A-Za-z]+\/[^/\s]+)$/.test(value)) throw new UsageError(`${option} must be a reference like PractitionerRole/<id> or Patient/<id>, not "${value}".`);
+  if (!/^(#.+|[A-Za-z]+\/[^/\s]+)$/.test(value))
+    throw new UsageError(`${option} must be a reference like PractitionerRole/<id> or Patient/<id>, not "${value}".`);
   return value;
 }
 

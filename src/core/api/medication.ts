@@ -89,8 +89,7 @@ export async function orderMedication(client: PdeskClient, body: unknown, o: Pic
 /** `system|value` pairs for M4; the identifier is required. */
 export function pharmacyQuery(identifiers: string[]): Array<[string, string]> {
   if (identifiers.length === 0) throw new UsageError('--identifier is required: give at least one <system>|<value>.');
-  for (const i of identifiers)
-    if (!/^[^|,]+\|[^|,]+$/.test(i)) throw new UsageError(`--identifier must be <system>|<value>, not "${i}".`);
+  for (const i of identifiers) if (!/^[^|,]+\|[^|,]+$/.test(i)) throw new UsageError(`--identifier must be <system>|<value>, not "${i}".`);
   return [['identifier', identifiers.join(',')]];
 }
 

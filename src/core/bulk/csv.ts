@@ -72,11 +72,9 @@ export async function readHeader(path: string, delimiter: Delimiter): Promise<st
 
 /** One CSV line (with its line break), quoting fields that need it. */
 export function csvLine(fields: readonly string[], delimiter: Delimiter): string {
-  return (
-    fields
-      .map((f) => (f.includes(delimiter) || /["\r\n]/.test(f) || /^\s|\s$/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
-      .join(delimiter) + '\r\n'
-  );
+  return `${fields
+    .map((f) => (f.includes(delimiter) || /["\r\n]/.test(f) || /^\s|\s$/.test(f) ? `"${f.replace(/"/g, '""')}"` : f))
+    .join(delimiter)}\r\n`;
 }
 
 /** The problem of a csv-parse error, as one sentence fragment. */

@@ -9,7 +9,21 @@
  * row), so memory stays small for very large files. A lock file keeps two runs off the same journal.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, createReadStream, existsSync, fsyncSync, openSync, readFileSync, readSync, fstatSync, ftruncateSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  createReadStream,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  readSync,
+  fstatSync,
+  ftruncateSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -253,7 +267,14 @@ async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
       continue;
     }
     let state = rec && STATE_OF[rec.state];
-    if (!rec || state === undefined || !Number.isInteger(rec.row) || rec.row < 1 || typeof rec.hash !== 'string' || !/^[0-9a-f]{16}$/.test(rec.hash)) {
+    if (
+      !rec ||
+      state === undefined ||
+      !Number.isInteger(rec.row) ||
+      rec.row < 1 ||
+      typeof rec.hash !== 'string' ||
+      !/^[0-9a-f]{16}$/.test(rec.hash)
+    ) {
       skippedLines++;
       if (skippedLines <= 3) o.warn(`warning: line ${lineNo} of the journal ${o.path} is not a journal record; it is ignored.`);
       continue;
@@ -291,7 +312,8 @@ export function lockJournal(path: string): () => void {
         }
       };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`--journal: cannot create ${lock} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new UsageError(`--journal: cannot create ${lock} (${(e as NodeJS.ErrnoException).code ?? e}).`);
       let pid = NaN;
       try {
         pid = Number(readFileSync(lock, 'utf8').trim());

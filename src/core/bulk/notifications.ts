@@ -162,7 +162,8 @@ export function failedCsvPath(journal: string): string {
   return journal.endsWith('.journal.ndjson') ? `${journal.slice(0, -'.journal.ndjson'.length)}.failed.csv` : `${journal}.failed.csv`;
 }
 
-class Slots {
+/** A counting semaphore: at most `size` holders at once; the others wait in line. */
+class Semaphore {
   private used = 0;
   private waiters: Array<() => void> = [];
   constructor(private readonly size: number) {}
@@ -174,7 +175,12 @@ class Slots {
       this.used++;
       return undefined;
     }
-    return new Promise((r) => this.waiters.push(() => (this.used++, r())));
+    return new Promise((r) =>
+      this.waiters.push(() => {
+        this.used++;
+        r();
+      }),
+    );
   }
   release(): void {
     this.used--;
@@ -230,7 +236,8 @@ export class BulkSend {
     } catch (e) {
       throw new UsageError(`--csv: ${name} is not valid CSV: ${describeCsvError(e)}.`);
     }
-    if (!header || header.every((h) => h.trim() === '')) throw new UsageError(`--csv: ${name} has no header line; its first line must name the columns.`);
+    if (!header || header.every((h) => h.trim() === ''))
+      throw new UsageError(`--csv: ${name} has no header line; its first line must name the columns.`);
     header = header.map((h) => h.trim());
     const emailIndex = header.indexOf(emailColumn);
     if (emailIndex < 0)
@@ -254,7 +261,14 @@ export class BulkSend {
     };
     const unlock = input.readOnly ? undefined : lockJournal(journal);
     try {
-      const loaded = await loadJournal({ path: journal, templateHash, emailColumn, csvPath: csv, warn: deps.warn, readOnly: input.readOnly });
+      const loaded = await loadJournal({
+        path: journal,
+        templateHash,
+        emailColumn,
+        csvPath: csv,
+        warn: deps.warn,
+        readOnly: input.readOnly,
+      });
       const job = new BulkSend(full, deps, delimiter, header, emailIndex, textT, topicT, templateHash, loaded.rows, loaded.header);
       job.unlock = unlock;
       if (loaded.rows.count > 0 || input.countRows) await job.verify();
@@ -290,31 +304,34 @@ export class BulkSend {
       throw new UsageError(`--csv: ${name} is not valid CSV: ${describeCsvError(e)}.`);
     }
     if (this.rows.maxRow > total)
-      throw new UsageError(`The CSV ${name} changed since the journal was written: it has ${total} rows, the journal records row ${this.rows.maxRow}.`, [
-        `journal: ${this.journalPath}`,
-        'Restore the CSV, or pass --journal <new file> to start a separate send.',
-      ]);
+      throw new UsageError(
+        `The CSV ${name} changed since the journal was written: it has ${total} rows, the journal records row ${this.rows.maxRow}.`,
+        [`journal: ${this.journalPath}`, 'Restore the CSV, or pass --journal <new file> to start a separate send.'],
+      );
     this.counters.total = total;
   }
 
   private changed(row: number): UsageError {
-    return new UsageError(`The CSV ${basename(this.csvPath)} changed since the journal was written: row ${row} differs from the row that was journaled.`, [
-      `journal: ${this.journalPath}`,
-      'Restore the CSV, or pass --journal <new file> to start a separate send (rows already sent would be sent again).',
-    ]);
+    return new UsageError(
+      `The CSV ${basename(this.csvPath)} changed since the journal was written: row ${row} differs from the row that was journaled.`,
+      [
+        `journal: ${this.journalPath}`,
+        'Restore the CSV, or pass --journal <new file> to start a separate send (rows already sent would be sent again).',
+      ],
+    );
   }
 
   /** Stop starting rows; in-flight rows finish and are recorded. */
   stop(): void {
     this.stopping = true;
-    for (const sl of this.slots) sl.wakeAll();
+    for (const sem of this.semaphores) sem.wakeAll();
   }
 
   get stopped(): boolean {
     return this.stopping;
   }
 
-  private slots: Slots[] = [];
+  private semaphores: Semaphore[] = [];
 
   /** The first body, built and validated by the core builder; later rows reuse its shape. */
   private shape?: Notification;
@@ -330,7 +347,8 @@ export class BulkSend {
     const s = this.shape;
     if (!s) {
       try {
-        return (this.shape = buildNotification(this.deps.profile, { email, topic, text }));
+        this.shape = buildNotification(this.deps.profile, { email, topic, text });
+        return this.shape;
       } catch (e) {
         if (e instanceof BodyError && /telecom/.test(e.path)) return bad();
         if (e instanceof PdeskError) return oneLine(e.message);
@@ -370,9 +388,9 @@ export class BulkSend {
     if (this.input.readOnly) throw new Error('BulkSend.run() on a read-only job');
     const c = this.counters;
     c.startedAt = Date.now();
-    const slots = new Slots(this.input.concurrency);
-    const ahead = new Slots(LOOKAHEAD_FACTOR * this.input.concurrency);
-    this.slots = [slots, ahead];
+    const inFlight = new Semaphore(this.input.concurrency);
+    const lookahead = new Semaphore(LOOKAHEAD_FACTOR * this.input.concurrency);
+    this.semaphores = [inFlight, lookahead];
     const tasks = new Set<Promise<void>>();
     let failedOut: WriteStream | undefined;
     const failedCols = ['pdesk_row', 'pdesk_status', 'pdesk_reason'];
@@ -380,7 +398,9 @@ export class BulkSend {
     const writeFailed = (row: number, fields: readonly string[], status: number | undefined, reason: string) => {
       if (!failedOut) {
         failedOut = createWriteStream(this.failedCsvPath, { mode: 0o600 });
-        failedOut.on('error', (e) => this.deps.warn(`warning: cannot write ${this.failedCsvPath} (${(e as NodeJS.ErrnoException).code ?? e}).`));
+        failedOut.on('error', (e) =>
+          this.deps.warn(`warning: cannot write ${this.failedCsvPath} (${(e as NodeJS.ErrnoException).code ?? e}).`),
+        );
         failedOut.write(csvLine([...failedCols, ...this.header], this.delimiter));
       }
       failedOut.write(csvLine([String(row), status === undefined ? '' : String(status), reason, ...fields], this.delimiter));
@@ -390,7 +410,14 @@ export class BulkSend {
       this.journalPath,
       this.journalHeader
         ? undefined
-        : { journal: JOURNAL_KIND, version: JOURNAL_VERSION, template: this.templateHash, emailColumn: this.input.emailColumn, csv: this.csvPath, created: new Date().toISOString() },
+        : {
+            journal: JOURNAL_KIND,
+            version: JOURNAL_VERSION,
+            template: this.templateHash,
+            emailColumn: this.input.emailColumn,
+            csv: this.csvPath,
+            created: new Date().toISOString(),
+          },
     );
 
     await writer.append(JSON.stringify({ run: new Date().toISOString(), boot: bootId(), pid: process.pid }));
@@ -436,7 +463,7 @@ export class BulkSend {
       const releaseAhead = () => {
         if (aheadHeld) {
           aheadHeld = false;
-          ahead.release();
+          lookahead.release();
         }
       };
       try {
@@ -446,10 +473,10 @@ export class BulkSend {
           fail(e as PdeskError); // nothing was sent; the row stays as it was in the journal
           return;
         }
-        const wait = slots.acquire();
+        const wait = inFlight.acquire();
         if (wait) await wait;
         if (this.stopping) {
-          slots.release();
+          inFlight.release();
           // Journaled as sending but never started: say so, so that a rerun sends it without doubt.
           await writer.record({ row, hash, state: 'cancelled' }).catch(() => undefined);
           c.seen--;
@@ -457,7 +484,7 @@ export class BulkSend {
         }
         releaseAhead();
         if (!(await launch({ row, hash, state: 'started' }))) {
-          slots.release(); // not started: the row reads back as sending (uncertain) at worst
+          inFlight.release(); // not started: the row reads back as sending (uncertain) at worst
           return;
         }
         c.inFlight++;
@@ -469,7 +496,7 @@ export class BulkSend {
           o = classify(e);
         } finally {
           c.inFlight--;
-          slots.release(); // the slot bounds requests in flight; the outcome joins the next group commit
+          inFlight.release(); // the slot bounds requests in flight; the outcome joins the next group commit
         }
         // The portal is down: stop rather than fail every remaining row.
         unreachableRun = o.unreachable ? unreachableRun + 1 : 0;
@@ -539,10 +566,10 @@ export class BulkSend {
           );
           continue;
         }
-        const wait = ahead.acquire();
+        const wait = lookahead.acquire();
         if (wait) await wait;
         if (this.stopping) {
-          ahead.release();
+          lookahead.release();
           break;
         }
         c.seen++;
@@ -553,7 +580,7 @@ export class BulkSend {
               try {
                 await settle(n, hash, fields, { state: 'failed', reason: body });
               } finally {
-                ahead.release();
+                lookahead.release();
               }
             })(),
           );
@@ -562,7 +589,13 @@ export class BulkSend {
         track(sendRow(n, hash, fields, body));
       }
     } catch (e) {
-      fail(e instanceof PdeskError ? e : new UsageError(`--csv: ${basename(this.csvPath)} is not valid CSV: ${describeCsvError(e)}.`, ['Rows before the problem were processed; fix the file and run again.']));
+      fail(
+        e instanceof PdeskError
+          ? e
+          : new UsageError(`--csv: ${basename(this.csvPath)} is not valid CSV: ${describeCsvError(e)}.`, [
+              'Rows before the problem were processed; fix the file and run again.',
+            ]),
+      );
     }
     while (tasks.size) await Promise.allSettled([...tasks]);
     await writer.close();

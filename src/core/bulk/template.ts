@@ -68,6 +68,6 @@ export function compileTemplate(source: string, header: readonly string[], optio
     source,
     parts,
     columns: names,
-    render: (row) => fixed ?? parts.map((p) => (typeof p === 'string' ? p : row[p.index] ?? '')).join(''),
+    render: (row) => fixed ?? parts.map((p) => (typeof p === 'string' ? p : (row[p.index] ?? ''))).join(''),
   };
 }

@@ -11,9 +11,7 @@ export const ValueSet = z.looseObject({
   status: z.string().optional(),
   compose: z
     .looseObject({
-      include: z.array(
-        z.looseObject({ concept: z.array(z.looseObject({ code: IdString, display: z.string().optional() })).optional() }),
-      ),
+      include: z.array(z.looseObject({ concept: z.array(z.looseObject({ code: IdString, display: z.string().optional() })).optional() })),
     })
     .optional(),
 });
@@ -96,9 +94,7 @@ export const AppointmentCreate = z.looseObject({
   end: DateTime,
   comment: z.string(),
   serviceCategory: z.array(CodeableConcept).min(1),
-  participant: z
-    .array(z.looseObject({ actor: Reference, required: z.string().optional(), status: z.string() }))
-    .min(2),
+  participant: z.array(z.looseObject({ actor: Reference, required: z.string().optional(), status: z.string() })).min(2),
 });
 export type AppointmentCreate = z.infer<typeof AppointmentCreate>;
 

@@ -29,9 +29,7 @@ export const ReadMarkerOp = z.looseObject({
   path: z.string().min(1),
   value: z.looseObject({
     url: z.string(),
-    valueDateTime: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/, 'expected a date-time without offset'),
+    valueDateTime: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/, 'expected a date-time without offset'),
   }),
 });
 /** The C2 body: a JSON Patch document (RFC 6902 array) of one `add`; a bare operation object is also accepted. */

@@ -28,7 +28,9 @@ export const DateTime = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/, 'expected an ISO 8601 date-time');
 /** An ISO 8601 date-time in UTC with the `Z` designator (slots and appointments, decisions.md §12). */
-export const UtcDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/, 'expected an ISO 8601 UTC date-time ending in Z');
+export const UtcDateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/, 'expected an ISO 8601 UTC date-time ending in Z');
 export const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
 
 /** `$.entry[0].resource.id` from a zod path. */

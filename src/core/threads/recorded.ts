@@ -17,13 +17,18 @@ export class NotRecordedError extends PdeskError {}
 
 async function keep(store: ThreadStore, status: number, rec: StoreRecord, what: string): Promise<void> {
   if (status < 200 || status > 299)
-    throw new PdeskError(`The server answered ${statusLine(status)} to ${what}, not an acknowledgement (2xx); it is not recorded as done.`, ExitCode.contract);
+    throw new PdeskError(
+      `The server answered ${statusLine(status)} to ${what}, not an acknowledgement (2xx); it is not recorded as done.`,
+      ExitCode.contract,
+    );
   try {
     await store.append([rec]);
   } catch (e) {
-    throw new NotRecordedError(`The server accepted ${what}, but it could not be recorded in the thread store ${store.path}.`, ExitCode.unexpected, [
-      String((e as NodeJS.ErrnoException).code ?? (e as Error).message),
-    ]);
+    throw new NotRecordedError(
+      `The server accepted ${what}, but it could not be recorded in the thread store ${store.path}.`,
+      ExitCode.unexpected,
+      [String((e as NodeJS.ErrnoException).code ?? (e as Error).message)],
+    );
   }
 }
 
@@ -36,7 +41,14 @@ export async function sendRecorded(client: PdeskClient, store: ThreadStore, op: 
 }
 
 /** C2, recorded as a read marker for `communicationId` (in `thread` when known). */
-export async function markReadRecorded(client: PdeskClient, store: ThreadStore, communicationId: string, body: unknown, thread?: string, o: Opts = {}) {
+export async function markReadRecorded(
+  client: PdeskClient,
+  store: ThreadStore,
+  communicationId: string,
+  body: unknown,
+  thread?: string,
+  o: Opts = {},
+) {
   const res = await markRead(client, communicationId, body, o);
   await keep(store, res.status, readRecord('sent', communicationId, res.marker, thread), `the read marker for ${communicationId}`);
   return res;

@@ -147,7 +147,8 @@ export function resourceOf(m: LoadedMessage): ChatCommunication {
     } catch {
       m.resource = undefined;
     }
-    if (!m.resource || typeof m.resource !== 'object') m.resource = { payload: [{ contentString: '(unreadable record)' }] } as ChatCommunication;
+    if (!m.resource || typeof m.resource !== 'object')
+      m.resource = { payload: [{ contentString: '(unreadable record)' }] } as ChatCommunication;
     m.raw = undefined;
   }
   return m.resource;
@@ -157,7 +158,7 @@ export function resourceOf(m: LoadedMessage): ChatCommunication {
 const MESSAGE_HEAD =
   /\{"v":1,"kind":"message","op":"(C1|C3)","via":"(sent|received)","at":"([^"\\\n]*)","thread":"((?:[^"\\\n]|\\.)*)","id":"((?:[^"\\\n]|\\.)*)","resource":\{/y;
 
-const unescape = (s: string) => (s.includes('\\') ? (JSON.parse(`"${s}"`) as string) : s);
+const unescapeJson = (s: string) => (s.includes('\\') ? (JSON.parse(`"${s}"`) as string) : s);
 
 /**
  * Fast path for the line `text[start, end)` when it is a message written by `messageRecord`: only its head
@@ -176,8 +177,8 @@ export function parseMessageAt(text: string, start: number, end: number): Loaded
       op: m[1] as ChatOp,
       via: m[2] as Via,
       at: m[3]!,
-      thread: unescape(m[4]!),
-      id: unescape(m[5]!),
+      thread: unescapeJson(m[4]!),
+      id: unescapeJson(m[5]!),
       raw: text.slice(MESSAGE_HEAD.lastIndex - 1, end - 1),
     };
   } catch {
@@ -204,7 +205,14 @@ export function asRecord(value: unknown): { record: StoreRecord | RepairRecord }
   switch (value.kind) {
     case 'message': {
       const r = value.resource;
-      if ((value.op === 'C1' || value.op === 'C3') && viaOk && isStr(value.thread) && isStr(value.id) && isObj(r) && Array.isArray(r.payload))
+      if (
+        (value.op === 'C1' || value.op === 'C3') &&
+        viaOk &&
+        isStr(value.thread) &&
+        isStr(value.id) &&
+        isObj(r) &&
+        Array.isArray(r.payload)
+      )
         return { record: value as unknown as MessageRecord };
       return { problem: 'incomplete message record' };
     }

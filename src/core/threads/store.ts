@@ -133,7 +133,7 @@ export class ThreadStore {
       this.completed = target;
       const ready = this.waiters.filter((w) => w.want <= target);
       this.waiters = this.waiters.filter((w) => w.want > target);
-      for (const w of ready) (error === undefined ? w.resolve() : w.reject(error));
+      for (const w of ready) error === undefined ? w.resolve() : w.reject(error);
     }
     this.reading = false;
   }
@@ -190,7 +190,7 @@ export class ThreadStore {
       // A last line without a newline is a write in progress in another process, or a write torn by a crash
       // (never acknowledged): it is left unread, to be read again next time, and reported on the first read
       // when it is not a whole record. The next writer ends a torn line with a repair record (records.ts).
-      if (first && carry && carry.length) {
+      if (first && carry?.length) {
         let complete = false;
         try {
           JSON.parse(carry.toString('utf8'));
@@ -198,7 +198,8 @@ export class ThreadStore {
         } catch {
           /* incomplete */
         }
-        if (!complete) this.warn(`the last line (${this.lineNo + 1}) is incomplete, a write torn by a crash and never acknowledged; skipped.`);
+        if (!complete)
+          this.warn(`the last line (${this.lineNo + 1}) is incomplete, a write torn by a crash and never acknowledged; skipped.`);
       }
     } finally {
       await fh.close();

@@ -3,7 +3,7 @@
  * scrollable with ↑↓ PgUp PgDn). `y` or Enter confirms, `n` or Esc goes back. Modal: captures every key.
  */
 import { Box, Text } from 'ink';
-import React, { useState } from 'react';
+import { useState } from 'react';
 import { fit } from '../format.js';
 import { useKeys } from '../keys.js';
 
@@ -50,7 +50,10 @@ export function Confirm(p: ConfirmProps) {
         </Text>
       ))}
       <Text dimColor wrap="truncate">
-        {fit(`${more > 0 ? `… ${more} more lines (↓ to scroll) · ` : top > 0 ? '(↑ to scroll back) · ' : ''}y/Enter: ${p.yesLabel ?? 'yes'} · n/Esc: back`, p.width)}
+        {fit(
+          `${more > 0 ? `… ${more} more lines (↓ to scroll) · ` : top > 0 ? '(↑ to scroll back) · ' : ''}y/Enter: ${p.yesLabel ?? 'yes'} · n/Esc: back`,
+          p.width,
+        )}
       </Text>
     </Box>
   );

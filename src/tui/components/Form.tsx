@@ -5,7 +5,8 @@
  * move; ←/→ or Space change a choice; Esc cancels.
  */
 import { Box, Text } from 'ink';
-import React, { useRef } from 'react';
+import type React from 'react';
+import { useRef } from 'react';
 import { useDesk } from '../desk.js';
 import { fit } from '../format.js';
 import { useKeys, useRefState } from '../keys.js';
@@ -80,7 +81,7 @@ export function Form(p: FormProps) {
     [
       {
         keys: ['enter'],
-        label: last ? p.submitLabel ?? 'submit' : 'next',
+        label: last ? (p.submitLabel ?? 'submit') : 'next',
         help: 'next field; on the last field submit',
         run: () => {
           if (!current().last) return move(1);

@@ -4,7 +4,8 @@
  * `height` lines, whatever the number of items.
  */
 import { Box, Text } from 'ink';
-import React, { useLayoutEffect, useMemo, useRef } from 'react';
+import type React from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { fit } from '../format.js';
 import { type Binding, useKeys, useRefState } from '../keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './line-editor.js';
@@ -52,11 +53,11 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   // The lower-cased filter text of every item, built only once a filter is typed (10,000 items cost ~100 ms).
   const filtering = filter.value.trim() !== '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: render and filterText are new closures every render; the texts change only with the items and whether a filter is typed
   const lowered = useMemo(() => {
     if (!filtering) return undefined;
     const f = p.filterText ?? ((x: T) => p.render(x, 200));
     return p.items.map((x) => f(x).toLowerCase());
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [p.items, filtering]);
 
   const rows = useMemo<Row<T>[]>(() => {
@@ -76,7 +77,6 @@ export function ListView<T>(p: ListViewProps<T>) {
       out.push({ item });
     }
     return out;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [p.items, lowered, filter.value, p.groupOf]);
 
   const itemCount = useMemo(() => rows.reduce((n, r) => (r.item !== undefined ? n + 1 : n), 0), [rows]);
@@ -97,7 +97,8 @@ export function ListView<T>(p: ListViewProps<T>) {
     let sel = v.sel;
     if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
       let found = -1;
-      if (lastKey.current !== undefined && p.itemKey) found = rows.findIndex((r) => r.item !== undefined && p.itemKey!(r.item) === lastKey.current);
+      if (lastKey.current !== undefined && p.itemKey)
+        found = rows.findIndex((r) => r.item !== undefined && p.itemKey!(r.item) === lastKey.current);
       sel = found >= 0 ? found : firstSel(Math.max(0, Math.min(v.sel, rows.length - 1)), 1);
       if (sel < 0) sel = firstSel(rows.length - 1, -1);
     }
@@ -108,15 +109,15 @@ export function ListView<T>(p: ListViewProps<T>) {
     }
     return { sel, top: Math.max(0, top) };
   };
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: normalize is a new closure every render; it reads only view, rows and visible (and a ref)
   const normalized = useMemo(() => normalize(view), [view, rows, visible]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
   // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tell the parent only when the selection changes, not when its callbacks are re-created
   useLayoutEffect(() => {
     lastKey.current = selected !== undefined && p.itemKey ? p.itemKey(selected) : undefined;
     p.onSelect?.(selected);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected]);
 
   /** Move relative to the latest view (keys may arrive faster than renders). */
@@ -185,7 +186,9 @@ export function ListView<T>(p: ListViewProps<T>) {
   const w = p.width;
   const lines: React.ReactNode[] = [];
   if (p.title !== undefined) {
-    const pos = itemCount ? `${selected !== undefined ? rowsBeforeItems(rows, normalized.sel) : 0}/${itemCount}${filter.value ? ` of ${p.items.length}` : ''}` : '';
+    const pos = itemCount
+      ? `${selected !== undefined ? rowsBeforeItems(rows, normalized.sel) : 0}/${itemCount}${filter.value ? ` of ${p.items.length}` : ''}`
+      : '';
     const left = fit(p.title, Math.max(0, w - pos.length - 1));
     lines.push(
       <Text key="title" bold wrap="truncate">
@@ -203,7 +206,7 @@ export function ListView<T>(p: ListViewProps<T>) {
   if (!rows.length) {
     lines.push(
       <Text key="empty" dimColor wrap="truncate">
-        {fit(filter.value ? `No row matches "${filter.value}".` : p.empty ?? '(none)', w)}
+        {fit(filter.value ? `No row matches "${filter.value}".` : (p.empty ?? '(none)'), w)}
       </Text>,
     );
   } else {
@@ -221,7 +224,7 @@ export function ListView<T>(p: ListViewProps<T>) {
         const isSel = i === normalized.sel;
         lines.push(
           <Text key={`r${i}`} inverse={isSel && active} bold={isSel} wrap="truncate">
-            {fit(`${isSel ? ">" : " "} ${p.render(r.item as T, w - 2)}`, w, isSel && active)}
+            {fit(`${isSel ? '>' : ' '} ${p.render(r.item as T, w - 2)}`, w, isSel && active)}
           </Text>,
         );
       }

@@ -1,6 +1,5 @@
 /** A titled block of text lines, cut to the width and height (details, placeholders, notices). */
 import { Box, Text } from 'ink';
-import React from 'react';
 import { fit } from '../format.js';
 
 export interface PaneProps {

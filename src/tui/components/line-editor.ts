@@ -11,7 +11,20 @@ export interface LineState {
   cursor: number;
 }
 
-export const EDIT_KEYS = ['text', 'left', 'right', 'home', 'end', 'backspace', 'space', 'ctrl-a', 'ctrl-e', 'ctrl-u', 'ctrl-k', 'ctrl-w'] as const;
+export const EDIT_KEYS = [
+  'text',
+  'left',
+  'right',
+  'home',
+  'end',
+  'backspace',
+  'space',
+  'ctrl-a',
+  'ctrl-e',
+  'ctrl-u',
+  'ctrl-k',
+  'ctrl-w',
+] as const;
 
 export function editLine(s: LineState, input: string, key: Key, maxLength = 4000): LineState | undefined {
   const cursor = Math.min(s.cursor, s.value.length);

@@ -3,8 +3,16 @@
  * the selected one (A7) after a form (who declines, comment) and a confirmation showing the body.
  */
 import { Box, Text } from 'ink';
-import React, { useCallback, useEffect, useState } from 'react';
-import { buildCancellation, cancelAppointment, conceptLabel, referenceLabel, searchAppointments, utcParts } from '../../core/api/appointments.js';
+import type React from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import {
+  buildCancellation,
+  cancelAppointment,
+  conceptLabel,
+  referenceLabel,
+  searchAppointments,
+  utcParts,
+} from '../../core/api/appointments.js';
 import type { Appointment, AppointmentResponseCreate } from '../../core/schemas/appointment.js';
 import { Confirm } from '../components/Confirm.js';
 import { Form, type FormValues } from '../components/Form.js';
@@ -37,7 +45,10 @@ function when(a: Appointment): string {
 function party(a: Appointment, type: string, narrow = false): string {
   return (a.participant ?? [])
     .filter((p) => p.actor?.reference.startsWith(`${type}/`))
-    .map((p) => `${narrow && p.actor?.display ? p.actor.display : referenceLabel(p.actor)}${p.status && p.status !== 'accepted' ? ` [${p.status}]` : ''}`)
+    .map(
+      (p) =>
+        `${narrow && p.actor?.display ? p.actor.display : referenceLabel(p.actor)}${p.status && p.status !== 'accepted' ? ` [${p.status}]` : ''}`,
+    )
     .join(', ');
 }
 
@@ -66,7 +77,8 @@ function detailLines(a: Appointment): string[] {
     '',
     'Participants',
   ];
-  for (const p of a.participant ?? []) out.push(`  ${fit(referenceLabel(p.actor) || '(no actor)', 40, true)}  ${p.status ?? ''}${p.required ? `  (${p.required})` : ''}`);
+  for (const p of a.participant ?? [])
+    out.push(`  ${fit(referenceLabel(p.actor) || '(no actor)', 40, true)}  ${p.status ?? ''}${p.required ? `  (${p.required})` : ''}`);
   return out.map((l) => clean(l));
 }
 
@@ -87,19 +99,23 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
     if (r.ok) setItems(r.value);
   }, [desk, client]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load once when the screen mounts; later loads are asked for with r
   useEffect(() => {
     void load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const actorsOf = (a: Appointment) => (a.participant ?? []).map((p) => p.actor?.reference).filter((r): r is string => !!r && /^(Patient|PractitionerRole)\/[^/]+$/.test(r));
+  const actorsOf = (a: Appointment) =>
+    (a.participant ?? []).map((p) => p.actor?.reference).filter((r): r is string => !!r && /^(Patient|PractitionerRole)\/[^/]+$/.test(r));
 
   const startCancel = () => {
     const a = selectedRef.current;
     if (!a) return;
     const actors = actorsOf(a);
     setTarget(a);
-    setForm((f) => ({ actor: actors.includes(f.actor ?? '') && target?.id === a.id ? f.actor! : actors[0] ?? '', comment: target?.id === a.id ? f.comment ?? '' : '' }));
+    setForm((f) => ({
+      actor: actors.includes(f.actor ?? '') && target?.id === a.id ? f.actor! : (actors[0] ?? ''),
+      comment: target?.id === a.id ? (f.comment ?? '') : '',
+    }));
     setStep('cancel');
   };
 
@@ -117,7 +133,9 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
   const cancel = async () => {
     if (!body || !target) return;
     setStep('cancel');
-    const r = await desk.run(`Cancelling appointment ${clean(target.id)} (A7)`, (signal) => cancelAppointment(client, body, { signal }), { sends: true });
+    const r = await desk.run(`Cancelling appointment ${clean(target.id)} (A7)`, (signal) => cancelAppointment(client, body, { signal }), {
+      sends: true,
+    });
     if (!r.ok) return; // error in the status line, the form keeps what was typed
     setForm({ actor: '', comment: '' });
     setBody(undefined);

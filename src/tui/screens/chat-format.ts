@@ -23,7 +23,14 @@ export const THREAD_HEADER = ['THREAD', 'STATE', 'UNREAD', 'MSGS', 'LAST', 'TEXT
 
 export function threadRow(t: ThreadSummary, width: number): string {
   return columns(
-    [clean(t.thread), t.status, t.unread ? String(t.unread) : '', String(t.messages), shortTime(t.lastAt ?? t.closedAt), clean(t.lastText ?? (t.status === 'closed' ? '(closed)' : ''))],
+    [
+      clean(t.thread),
+      t.status,
+      t.unread ? String(t.unread) : '',
+      String(t.messages),
+      shortTime(t.lastAt ?? t.closedAt),
+      clean(t.lastText ?? (t.status === 'closed' ? '(closed)' : '')),
+    ],
     THREAD_WIDTHS,
     width,
   );
@@ -38,7 +45,13 @@ export const senderText = (m: ThreadMessage) => clean(m.senderDisplay ?? m.sende
 
 export function messageRow(m: ThreadMessage, width: number): string {
   return columns(
-    [shortTime(m.sent ?? m.at), `${m.via === 'received' ? 'in' : 'out'} ${m.op}`, senderText(m), m.unread ? 'unread' : m.read ? 'read' : '', clean(m.text)],
+    [
+      shortTime(m.sent ?? m.at),
+      `${m.via === 'received' ? 'in' : 'out'} ${m.op}`,
+      senderText(m),
+      m.unread ? 'unread' : m.read ? 'read' : '',
+      clean(m.text),
+    ],
     messageWidths(width),
     width,
   );

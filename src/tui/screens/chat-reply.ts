@@ -60,7 +60,12 @@ export function replyPlan(messages: readonly ThreadMessage[]): ReplyPlan | undef
 }
 
 /** The C1/C3 body of a plan: the core builder, then the references' display texts copied. */
-export function buildReply(profile: Profile, plan: Pick<ReplyPlan, 'thread' | 'sender' | 'recipient' | 'subject'>, text: string, topic?: string): ChatCommunication {
+export function buildReply(
+  profile: Profile,
+  plan: Pick<ReplyPlan, 'thread' | 'sender' | 'recipient' | 'subject'>,
+  text: string,
+  topic?: string,
+): ChatCommunication {
   const body = buildChatMessage(profile, {
     thread: plan.thread,
     text,

@@ -8,7 +8,8 @@
  * desk.run (progress, Esc abandons, errors in the status line with the form kept).
  */
 import { Box, Text } from 'ink';
-import React, { useMemo, useRef, useState } from 'react';
+import type React from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { buildChatMessage, buildEncounterClose, buildReadMarker } from '../../core/api/chat.js';
 import { UsageError } from '../../core/errors.js';
 import type { ChatCommunication, EncounterClose } from '../../core/schemas/chat.js';
@@ -22,7 +23,17 @@ import { Pane } from '../components/Pane.js';
 import { useDesk } from '../desk.js';
 import { clean, fit, jsonLines, wrap } from '../format.js';
 import { useKeys } from '../keys.js';
-import { MESSAGE_HEADER, messageWidths, THREAD_HEADER, THREAD_WIDTHS, headerLine, messageRow, midTime, shortTime, threadRow } from './chat-format.js';
+import {
+  MESSAGE_HEADER,
+  messageWidths,
+  THREAD_HEADER,
+  THREAD_WIDTHS,
+  headerLine,
+  messageRow,
+  midTime,
+  shortTime,
+  threadRow,
+} from './chat-format.js';
 import { buildReply, partyLabel, refLabel, replyPlan } from './chat-reply.js';
 import { useThreadStore } from './chat-store.js';
 import type { ScreenProps } from './types.js';
@@ -41,11 +52,15 @@ const EMPTY_NEW: FormValues = { thread: '', as: NEW_AS[0], sender: '', recipient
 /** A builder's error in the words of this screen (its messages name command-line options). */
 function formError(e: unknown): unknown {
   if (e instanceof UsageError && /^--\w/.test(e.message))
-    return new UsageError(e.message.replace(/^--(\w+)/, (_, n: string) => n.charAt(0).toUpperCase() + n.slice(1)), e.details);
+    return new UsageError(
+      e.message.replace(/^--(\w+)/, (_, n: string) => n.charAt(0).toUpperCase() + n.slice(1)),
+      e.details,
+    );
   return e;
 }
 
-const lastLine = (r: StoreRecord | undefined) => (r ? `last push ${shortTime(r.at)}: ${describeRecord(r).split(' ').slice(1).join(' ')}` : '');
+const lastLine = (r: StoreRecord | undefined) =>
+  r ? `last push ${shortTime(r.at)}: ${describeRecord(r).split(' ').slice(1).join(' ')}` : '';
 
 export function ChatScreen({ width, height }: ScreenProps) {
   const desk = useDesk();
@@ -62,13 +77,16 @@ export function ChatScreen({ width, height }: ScreenProps) {
   const [newBack, setNewBack] = useState<Step>('threads');
   const [closing, setClosing] = useState<CloseRequest | undefined>();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store's view changes in place; threads.version says when
   const summaries = useMemo(() => (store && threads.loaded ? store.view.threads : []), [store, threads.version, threads.loaded]);
-  const messages = useMemo(() => (store && open ? store.view.messages(open) ?? [] : []), [store, open, threads.version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store's view changes in place; threads.version says when
+  const messages = useMemo(() => (store && open ? (store.view.messages(open) ?? []) : []), [store, open, threads.version]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store's view changes in place; threads.version says when
   const summary = useMemo(() => (store && open ? store.view.summary(open) : undefined), [store, open, threads.version]);
   const plan = useMemo(() => replyPlan(messages), [messages]);
   const unreadTotal = summaries.reduce((n, t) => n + t.unread, 0);
   // The selected message as the view has it now (its read state changes under it).
-  const current = selMsg ? messages.find((m) => m.id === selMsg.id) ?? selMsg : undefined;
+  const current = selMsg ? (messages.find((m) => m.id === selMsg.id) ?? selMsg) : undefined;
 
   /** The store to record in; without one nothing is sent (what the server acknowledged must be recorded). */
   const recordingStore = () => {
@@ -85,8 +103,9 @@ export function ChatScreen({ width, height }: ScreenProps) {
     sending.current = true;
     try {
       const thread = String(body.encounter.identifier[0]!.value);
-      const r = await desk.run(op === 'C1' ? `Sending to the practice system (C1) in ${clean(thread)}` : `Sending to the portal (C3) in ${clean(thread)}`, (signal) =>
-        sendRecorded(client, st, op, body, { signal }),
+      const r = await desk.run(
+        op === 'C1' ? `Sending to the practice system (C1) in ${clean(thread)}` : `Sending to the portal (C3) in ${clean(thread)}`,
+        (signal) => sendRecorded(client, st, op, body, { signal }),
         { sends: true },
       );
       // Sent but not recorded: the server has it, so the form must not invite sending it again.
@@ -164,7 +183,7 @@ export function ChatScreen({ width, height }: ScreenProps) {
     if (!m) return;
     if (m.via !== 'received') return desk.error('Only a received message can be marked read; this one was sent from here.');
     if (m.read) return desk.info(`Message ${clean(m.id)} is already marked read (${clean(m.readAt)}).`);
-    let marker;
+    let marker: ReturnType<typeof buildReadMarker>;
     try {
       marker = buildReadMarker(profile);
     } catch (e) {
@@ -172,7 +191,9 @@ export function ChatScreen({ width, height }: ScreenProps) {
     }
     const st = recordingStore();
     if (!st) return;
-    const r = await desk.run(`Marking ${clean(m.id)} read (C2)`, (signal) => markReadRecorded(client, st, m.id, marker, m.thread, { signal }));
+    const r = await desk.run(`Marking ${clean(m.id)} read (C2)`, (signal) =>
+      markReadRecorded(client, st, m.id, marker, m.thread, { signal }),
+    );
     if (r.ok) desk.ok(`Marked ${clean(m.id)} read (HTTP ${r.value.status}); recorded.`);
   };
 
@@ -202,7 +223,12 @@ export function ChatScreen({ width, height }: ScreenProps) {
   useKeys(
     [
       { keys: ['n'], label: 'new message', help: 'write a message in any thread, a new one too (C1 or C3)', run: openNew },
-      { keys: ['x'], label: 'close chat', help: 'close the selected chat (C4), after a confirmation', run: () => askClose(selThread?.thread) },
+      {
+        keys: ['x'],
+        label: 'close chat',
+        help: 'close the selected chat (C4), after a confirmation',
+        run: () => askClose(selThread?.thread),
+      },
     ],
     { active: step === 'threads' },
   );
@@ -235,9 +261,21 @@ export function ChatScreen({ width, height }: ScreenProps) {
     : 'No receiver here (pdesk tui --listen); what pdesk listen records shows live.';
 
   if (threads.problem && !threads.loaded)
-    return <Pane title="Chat threads" color="red" lines={['', threads.problem, '', 'Start the TUI with a profile from the profile store, or use `pdesk chat` commands.']} width={width} height={h} />;
+    return (
+      <Pane
+        title="Chat threads"
+        color="red"
+        lines={['', threads.problem, '', 'Start the TUI with a profile from the profile store, or use `pdesk chat` commands.']}
+        width={width}
+        height={h}
+      />
+    );
 
-  const info = [lastLine(threads.lastPush), threads.warnings ? `${threads.warnings} unreadable line(s) skipped` : '', store ? `store ${store.path}` : '']
+  const info = [
+    lastLine(threads.lastPush),
+    threads.warnings ? `${threads.warnings} unreadable line(s) skipped` : '',
+    store ? `store ${store.path}` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
   // The threads list and the thread view stay mounted while hidden, so filter and selection survive a visit.
@@ -264,7 +302,11 @@ export function ChatScreen({ width, height }: ScreenProps) {
           setStep('thread');
         }}
         active={step === 'threads'}
-        empty={threads.loaded ? 'No threads in the store yet: they appear as messages are sent (n) or pushed to the receiver.' : 'Reading the thread store…'}
+        empty={
+          threads.loaded
+            ? 'No threads in the store yet: they appear as messages are sent (n) or pushed to the receiver.'
+            : 'Reading the thread store…'
+        }
       />
     </Box>
   );
@@ -373,10 +415,14 @@ function detailLines(m: ThreadMessage, width: number): string[] {
   const dir = `${m.op} ${m.via} · ${m.from === 'portal' ? 'portal → practice' : 'practice → portal'}`;
   const state = m.via === 'received' ? (m.read ? `read (marked ${m.readAt})` : 'unread') : m.read ? `read by them (${m.readAt})` : '';
   const when = m.sent ? `sent ${midTime(m.sent)}` : `recorded ${midTime(m.at)}`;
-  const extra = [m.topic ? `topic ${m.topic}` : '', m.attachment ? `attachment ${m.attachment.title} (${m.attachment.contentType})` : ''].filter(Boolean).join(' · ');
+  const extra = [m.topic ? `topic ${m.topic}` : '', m.attachment ? `attachment ${m.attachment.title} (${m.attachment.contentType})` : '']
+    .filter(Boolean)
+    .join(' · ');
   return [
     clean([dir, state, when].filter(Boolean).join(' · ')),
-    clean(`From ${m.senderDisplay ? `${m.senderDisplay} (${m.sender})` : m.sender} to ${m.recipientDisplay ? `${m.recipientDisplay} (${m.recipient})` : m.recipient} · subject ${m.subject}`),
+    clean(
+      `From ${m.senderDisplay ? `${m.senderDisplay} (${m.sender})` : m.sender} to ${m.recipientDisplay ? `${m.recipientDisplay} (${m.recipient})` : m.recipient} · subject ${m.subject}`,
+    ),
     ...(extra ? [clean(extra)] : []),
     ...wrap(sanitize(m.text, true), Math.max(10, width - 2)).map((l) => `  ${l}`),
   ];
@@ -400,4 +446,3 @@ function MessageDetail({ lines, width, height }: { lines: readonly string[]; wid
     </Box>
   );
 }
-

@@ -8,7 +8,14 @@ import type { Screen, ScreenId } from './types.js';
 
 export const SCREENS: readonly Screen[] = [
   { id: 'slots', key: '1', title: 'Slots', command: 'slots', aliases: ['slot', 's'], component: SlotsScreen },
-  { id: 'appointments', key: '2', title: 'Appointments', command: 'appointments', aliases: ['appointment', 'appt', 'a'], component: AppointmentsScreen },
+  {
+    id: 'appointments',
+    key: '2',
+    title: 'Appointments',
+    command: 'appointments',
+    aliases: ['appointment', 'appt', 'a'],
+    component: AppointmentsScreen,
+  },
   { id: 'chat', key: '3', title: 'Chat', command: 'chat', aliases: ['c'], component: ChatScreen },
   { id: 'notify', key: '4', title: 'Notify', command: 'notify', aliases: ['notifications', 'n'], component: NotifyScreen },
   { id: 'meds', key: '5', title: 'Meds', command: 'meds', aliases: ['medications', 'm'], component: MedsScreen },

@@ -12,7 +12,8 @@ export const periodText = (r: MedicationRequest): string => clean(periodLabel(r)
 export const idOf = (reference: string | undefined, type: string) =>
   reference?.startsWith(`${type}/`) ? reference.slice(type.length + 1) : undefined;
 
-export const refText = (r: { reference: string; display?: string } | undefined) => clean(r ? (r.display ? `${r.display} (${r.reference})` : r.reference) : '');
+export const refText = (r: { reference: string; display?: string } | undefined) =>
+  clean(r ? (r.display ? `${r.display} (${r.reference})` : r.reference) : '');
 
 export function pharmacyName(row: MedicationRow): string {
   return clean(row.organization?.name ?? row.medicationRequest.performer?.display ?? row.medicationRequest.performer?.reference ?? '');
@@ -25,7 +26,8 @@ export function addressText(o: Organization | undefined): string {
   return clean([(a.line ?? []).join(' '), [a.postalCode, a.city, a.country].filter(Boolean).join(' ')].filter(Boolean).join(', '));
 }
 
-export const identifierText = (o: Organization) => clean((o.identifier ?? []).map((i) => (i.system ? `${i.system}|${i.value}` : i.value)).join(', '));
+export const identifierText = (o: Organization) =>
+  clean((o.identifier ?? []).map((i) => (i.system ? `${i.system}|${i.value}` : i.value)).join(', '));
 
 export function pharmacyLine(o: Organization, width: number): string {
   return columns([clean(o.id), clean(o.name ?? ''), addressText(o), identifierText(o)], [8, 24, 36, 0], width);
@@ -39,18 +41,34 @@ interface Layout {
 
 /** Columns that fit the width: the period only on wide terminals. */
 export function medLayout(width: number): Layout {
-  const med = (row: MedicationRow) => clean(row.medicationRequest.medicationReference.display ?? row.medicationRequest.medicationReference.reference);
+  const med = (row: MedicationRow) =>
+    clean(row.medicationRequest.medicationReference.display ?? row.medicationRequest.medicationReference.reference);
   const patient = (row: MedicationRow) => clean(row.medicationRequest.subject.reference.replace(/^Patient\//, ''));
   if (width >= 112)
     return {
       header: ['ID', 'STATUS', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY', 'PERIOD'],
       widths: [6, 6, 28, 8, 24, 12, 0],
-      values: (r) => [clean(r.medicationRequest.id), clean(r.medicationRequest.status), med(r), patient(r), pharmacyName(r), quantityText(r.medicationRequest), periodText(r.medicationRequest)],
+      values: (r) => [
+        clean(r.medicationRequest.id),
+        clean(r.medicationRequest.status),
+        med(r),
+        patient(r),
+        pharmacyName(r),
+        quantityText(r.medicationRequest),
+        periodText(r.medicationRequest),
+      ],
     };
   return {
     header: ['ID', 'STATUS', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY'],
     widths: [6, 6, 23, 7, 17, 0],
-    values: (r) => [clean(r.medicationRequest.id), clean(r.medicationRequest.status), med(r), patient(r), pharmacyName(r), quantityText(r.medicationRequest)],
+    values: (r) => [
+      clean(r.medicationRequest.id),
+      clean(r.medicationRequest.status),
+      med(r),
+      patient(r),
+      pharmacyName(r),
+      quantityText(r.medicationRequest),
+    ],
   };
 }
 

@@ -5,7 +5,8 @@
  * (M3). Every call runs through desk.run; a refusal leaves the form as typed with the error in the status line.
  */
 import { Box } from 'ink';
-import React, { useCallback, useEffect, useMemo, useState } from 'react';
+import type React from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   type ReorderInput,
   buildReorder,
@@ -85,22 +86,25 @@ export function MedsScreen({ width, height }: ScreenProps) {
   const [order, setOrder] = useState<Order | undefined>();
 
   /** M1; `quiet`: no count in the status line (the first load, and the reload after an order whose confirmation stays). */
-  const load = useCallback(async (quiet = false) => {
-    const r = await desk.run(
-      'Loading medication requests (M1)',
-      (signal) => listMedicationRequests(client, [], { signal, limit: LIST_LIMIT }),
-      quiet ? {} : { okText: (v) => `${v.length} medication request${v.length === 1 ? '' : 's'}.` },
-    );
-    setLoadFailed(!r.ok);
-    if (r.ok) setRows(r.value);
-    else setRows((old) => old ?? []);
-    return r.ok;
-  }, [desk, client]);
+  const load = useCallback(
+    async (quiet = false) => {
+      const r = await desk.run(
+        'Loading medication requests (M1)',
+        (signal) => listMedicationRequests(client, [], { signal, limit: LIST_LIMIT }),
+        quiet ? {} : { okText: (v) => `${v.length} medication request${v.length === 1 ? '' : 's'}.` },
+      );
+      setLoadFailed(!r.ok);
+      if (r.ok) setRows(r.value);
+      else setRows((old) => old ?? []);
+      return r.ok;
+    },
+    [desk, client],
+  );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load once when the screen mounts; later loads are asked for with r
   useEffect(() => {
     // Quiet: a load finishing in the background must not write over what the operator did meanwhile.
     void load(true);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const orgOf = (r: MedicationRequest) => rows?.find((x) => x.medicationRequest.id === r.id)?.organization;
@@ -121,7 +125,13 @@ export function MedsScreen({ width, height }: ScreenProps) {
   const startReorder = (t: Target, from: Step) => {
     if (target?.r.id !== t.r.id) {
       const q = t.r.dispenseRequest?.initialFill?.quantity;
-      setValues({ pharmacy: idOf(t.r.performer?.reference, 'Organization') ?? '', quantity: q ? String(q.value) : '', start: 'today', end: '', note: '' });
+      setValues({
+        pharmacy: idOf(t.r.performer?.reference, 'Organization') ?? '',
+        quantity: q ? String(q.value) : '',
+        start: 'today',
+        end: '',
+        note: '',
+      });
     }
     setTarget(t);
     setBack(from);
@@ -161,8 +171,13 @@ export function MedsScreen({ width, height }: ScreenProps) {
       const known = [target.org, ...found, ...(rows ?? []).map((x) => x.organization)].find((o) => o?.id === id);
       return review(input, id, known);
     }
-    const identifiers = ph.split(',').map((s) => s.trim()).filter(Boolean);
-    const r = await desk.run(`Searching pharmacies by identifier ${ph} (M4)`, (signal) => searchPharmacies(client, identifiers, { signal, limit: 500 }));
+    const identifiers = ph
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const r = await desk.run(`Searching pharmacies by identifier ${ph} (M4)`, (signal) =>
+      searchPharmacies(client, identifiers, { signal, limit: 500 }),
+    );
     if (!r.ok) return;
     if (r.value.length === 0) return desk.error(`No pharmacy has the identifier ${ph}.`);
     if (r.value.length === 1) {
@@ -180,7 +195,9 @@ export function MedsScreen({ width, height }: ScreenProps) {
     const o = order;
     if (!o || !target) return;
     setStep('reorder');
-    const r = await desk.run(`Ordering a reorder of ${clean(target.r.id)} (M3)`, (signal) => orderMedication(client, o.body, { signal }), { sends: true });
+    const r = await desk.run(`Ordering a reorder of ${clean(target.r.id)} (M3)`, (signal) => orderMedication(client, o.body, { signal }), {
+      sends: true,
+    });
     if (!r.ok) return; // the error is in the status line; the form keeps what was typed
     const created = r.value.medicationRequest;
     setOrder(undefined);
@@ -195,7 +212,12 @@ export function MedsScreen({ width, height }: ScreenProps) {
 
   useKeys(
     [
-      { keys: ['o'], label: 'reorder', help: 'reorder the selected request: M2, form, confirmation, M3', run: () => void reorderSelected() },
+      {
+        keys: ['o'],
+        label: 'reorder',
+        help: 'reorder the selected request: M2, form, confirmation, M3',
+        run: () => void reorderSelected(),
+      },
       { keys: ['r'], label: 'reload', help: 'reload the list (M1)', run: () => void load() },
     ],
     { active: step === 'list' },
@@ -244,7 +266,13 @@ export function MedsScreen({ width, height }: ScreenProps) {
       break;
     case 'detail':
       body = detail ? (
-        <Pane title={`Medication request ${clean(detail.r.id)} (M2)`} color="cyan" lines={['', ...detailLines(detail.r, detail.org)]} width={width} height={height} />
+        <Pane
+          title={`Medication request ${clean(detail.r.id)} (M2)`}
+          color="cyan"
+          lines={['', ...detailLines(detail.r, detail.org)]}
+          width={width}
+          height={height}
+        />
       ) : null;
       break;
     case 'reorder': {
@@ -255,7 +283,9 @@ export function MedsScreen({ width, height }: ScreenProps) {
         <Form
           title={`Reorder ${clean(r.id)} (M3): ${refText(r.medicationReference)}`}
           intro={[
-            clean(`for ${refText(r.subject)} · now ${quantityText(r)} at ${target.org?.name ?? r.performer?.display ?? r.performer?.reference ?? '(no pharmacy)'}${target.org ? ` (${target.org.id})` : ''}`),
+            clean(
+              `for ${refText(r.subject)} · now ${quantityText(r)} at ${target.org?.name ?? r.performer?.display ?? r.performer?.reference ?? '(no pharmacy)'}${target.org ? ` (${target.org.id})` : ''}`,
+            ),
           ]}
           fields={[
             {
@@ -264,9 +294,19 @@ export function MedsScreen({ width, height }: ScreenProps) {
               placeholder: 'Organization id, or system|value',
               note: clean(`an id, or system|value to search (M4)${example?.system ? `: ${example.system}|${example.value}` : ''}`),
             },
-            { name: 'quantity', label: 'Quantity', placeholder: 'a positive number', note: clean(`unit kept: ${r.dispenseRequest?.initialFill?.quantity?.unit ?? '(none)'}`) },
+            {
+              name: 'quantity',
+              label: 'Quantity',
+              placeholder: 'a positive number',
+              note: clean(`unit kept: ${r.dispenseRequest?.initialFill?.quantity?.unit ?? '(none)'}`),
+            },
             { name: 'start', label: 'Start', placeholder: 'today', note: 'YYYY-MM-DD, today, tomorrow or +Nd' },
-            { name: 'end', label: 'End', placeholder: `start + ${periodLength(r)} days`, note: `blank: start + ${periodLength(r)} days (the length of ${clean(r.id)}'s period)` },
+            {
+              name: 'end',
+              label: 'End',
+              placeholder: `start + ${periodLength(r)} days`,
+              note: `blank: start + ${periodLength(r)} days (the length of ${clean(r.id)}'s period)`,
+            },
             { name: 'note', label: 'Note', placeholder: "(optional) the patient's free text" },
           ]}
           values={values}
@@ -303,7 +343,9 @@ export function MedsScreen({ width, height }: ScreenProps) {
         <Confirm
           question={clean(`Order? POST MedicationRequest (M3), a reorder of ${target?.r.id}:`)}
           lines={[
-            clean(`${order.body.medicationReference.display ?? order.body.medicationReference.reference} for ${refText(order.body.subject)}`),
+            clean(
+              `${order.body.medicationReference.display ?? order.body.medicationReference.reference} for ${refText(order.body.subject)}`,
+            ),
             clean(
               `at ${order.org?.name ? `${order.org.name} (${order.org.id})` : order.body.performer.reference}${order.org && identifierText(order.org) ? ` · ${identifierText(order.org)}` : ''}`,
             ),

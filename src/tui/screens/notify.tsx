@@ -4,7 +4,7 @@
  * The form is controlled: a refusal leaves it as typed, with the error in the status line.
  */
 import { Box, Text } from 'ink';
-import React, { useState } from 'react';
+import { useState } from 'react';
 import { buildNotification, notificationEmail, sendNotification } from '../../core/api/notifications.js';
 import { BodyError, UsageError } from '../../core/errors.js';
 import type { Notification } from '../../core/schemas/notification.js';
@@ -41,7 +41,8 @@ const FORM_LINES = 2 + FIELDS.length + 1;
 const widths = (width: number) => (width < 100 ? [8, 4, 24, 16, 0] : [8, 4, 30, 24, 0]);
 
 const time = (d: Date) => d.toTimeString().slice(0, 8);
-const row = (s: SentNotification, width: number) => columns([time(s.at), String(s.status), clean(s.email), clean(s.topic), clean(s.text)], widths(width), width);
+const row = (s: SentNotification, width: number) =>
+  columns([time(s.at), String(s.status), clean(s.email), clean(s.topic), clean(s.text)], widths(width), width);
 
 /** The notification body of the form, or a sentence naming the field that is wrong. */
 function buildFromForm(profile: Parameters<typeof buildNotification>[0], v: FormValues): Notification {
@@ -83,10 +84,15 @@ export function NotifyScreen({ width, height }: ScreenProps) {
     if (!body) return;
     setStep('edit');
     const email = notificationEmail(body);
-    const r = await desk.run(`Sending the notification to ${email} (C5)`, (signal) => sendNotification(client, body, { signal }), { sends: true });
+    const r = await desk.run(`Sending the notification to ${email} (C5)`, (signal) => sendNotification(client, body, { signal }), {
+      sends: true,
+    });
     if (!r.ok) return; // the error is in the status line; the form keeps what was typed
     const answer = r.value.body;
-    const id = answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string' ? (answer as { id: string }).id : undefined;
+    const id =
+      answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string'
+        ? (answer as { id: string }).id
+        : undefined;
     const entry: SentNotification = {
       n: sent.length + 1,
       at: new Date(),
@@ -225,7 +231,10 @@ function ScrollText(p: { title: string; lines: readonly string[]; width: number;
         <Text key={`pad${i}`}> </Text>
       ))}
       <Text dimColor wrap="truncate">
-        {fit(more > 0 ? `… ${more} more lines (↓ PgDn to scroll) · Esc: back` : top > 0 ? '(↑ PgUp to scroll back) · Esc: back' : 'Esc: back', p.width)}
+        {fit(
+          more > 0 ? `… ${more} more lines (↓ PgDn to scroll) · Esc: back` : top > 0 ? '(↑ PgUp to scroll back) · Esc: back' : 'Esc: back',
+          p.width,
+        )}
       </Text>
     </Box>
   );

@@ -4,7 +4,8 @@
  * Esc goes one step back. Every call runs through desk.run (progress, Esc abandons, errors in the status line).
  */
 import { Box, Text } from 'ink';
-import React, { useCallback, useEffect, useMemo, useState } from 'react';
+import type React from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   type TypeRow,
   bookingFromSlot,
@@ -62,7 +63,9 @@ export function slotLine(s: Slot): string {
   const a = utcParts(s.start);
   const b = utcParts(s.end);
   const who = referenceLabel(slotPractitioner(s));
-  return clean(`${a.time}-${b.day === a.day ? b.time : `${b.day} ${b.time}`}  ${fit(who || '(no practitioner)', 28, true)}  ${fit(s.status, 6, true)}  ${s.id}`);
+  return clean(
+    `${a.time}-${b.day === a.day ? b.time : `${b.day} ${b.time}`}  ${fit(who || '(no practitioner)', 28, true)}  ${fit(s.status, 6, true)}  ${s.id}`,
+  );
 }
 
 export interface SlotListProps {
@@ -132,9 +135,9 @@ export function SlotsScreen({ width, height }: ScreenProps) {
     setCategories([...seen.values()]);
   }, [desk, client]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load once when the screen mounts; later loads are asked for with r
   useEffect(() => {
     void loadCategories();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const pickCategory = async (c: Category) => {
@@ -246,7 +249,15 @@ export function SlotsScreen({ width, height }: ScreenProps) {
     return out;
   }, [roles, schedules]);
 
-  const back: Partial<Record<Step, Step>> = { other: 'category', type: 'category', schedule: 'type', range: 'schedule', slots: 'schedule', book: 'slots', confirm: 'book' };
+  const back: Partial<Record<Step, Step>> = {
+    other: 'category',
+    type: 'category',
+    schedule: 'type',
+    range: 'schedule',
+    slots: 'schedule',
+    book: 'slots',
+    confirm: 'book',
+  };
   useKeys(
     [
       {
@@ -276,8 +287,10 @@ export function SlotsScreen({ width, height }: ScreenProps) {
   );
 
   const crumbs = [
-    category && step !== 'category' && step !== 'other' ? clean(category.code) : 'Pick a service category, then the type, practitioner and dates',
-    step !== 'category' && step !== 'other' ? clean(type ? type.display ?? type.code : 'type') : '',
+    category && step !== 'category' && step !== 'other'
+      ? clean(category.code)
+      : 'Pick a service category, then the type, practitioner and dates',
+    step !== 'category' && step !== 'other' ? clean(type ? (type.display ?? type.code) : 'type') : '',
     ['range', 'slots', 'book', 'confirm'].includes(step) && choice ? fit(choice.label, 40) : '',
     ['slots', 'book', 'confirm'].includes(step) && days ? `${days.from} – ${days.to}` : '',
   ].filter(Boolean);

@@ -26,10 +26,20 @@ import {
   readRecord,
   threadOfMessage,
 } from '../core/threads/index.js';
-import { FHIR_JSON, Fail, MAX_BODY_BYTES, checkContentType, decodeSegment, portalCommunicationKind, readBody, validate, validateClose } from './http.js';
+import { FHIR_JSON } from '../core/ops.js';
+import {
+  checkContentType,
+  decodeSegment,
+  Fail,
+  MAX_BODY_BYTES,
+  portalCommunicationKind,
+  readBody,
+  validate,
+  validateClose,
+} from './accept.js';
 
 export const DEFAULT_LISTEN_PORT = 4020;
-export { MAX_BODY_BYTES } from './http.js';
+export { MAX_BODY_BYTES } from './accept.js';
 const EXTENSION_PATH = /^\/recipient\/\d+\/extension(\/-)?$/;
 
 export interface ReceiverOptions {
@@ -76,11 +86,16 @@ function route(method: string, path: string): { op: Op; param?: string } {
       allow: methods.join(', '),
     });
   };
-  if (parts.length === 2 && parts[0] === 'practice' && parts[1] === 'Communication') return allow(['POST', 'PATCH'], method === 'PATCH' ? 'C2?' : 'C1');
+  if (parts.length === 2 && parts[0] === 'practice' && parts[1] === 'Communication')
+    return allow(['POST', 'PATCH'], method === 'PATCH' ? 'C2?' : 'C1');
   if (parts.length === 3 && parts[0] === 'practice' && parts[1] === 'Communication') return allow(['PATCH'], 'C2', seg(2));
   if (parts.length === 2 && parts[0] === 'portal' && parts[1] === 'Communication') return allow(['POST'], 'C3/C5');
   if (parts.length === 3 && parts[0] === 'portal' && parts[1] === 'Encounter') return allow(['PUT'], 'C4', seg(2));
-  throw new Fail(404, 'not-found', `No such route: ${path} (pdesk listen serves /practice/Communication and /portal/Communication, /portal/Encounter/{id}).`);
+  throw new Fail(
+    404,
+    'not-found',
+    `No such route: ${path} (pdesk listen serves /practice/Communication and /portal/Communication, /portal/Encounter/{id}).`,
+  );
 }
 
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
@@ -135,14 +150,20 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
         let id = param;
         if (op === 'C2?') {
           const token = query.get('identifier');
-          if (!token) throw new Fail(400, 'required', 'A conditional patch needs the search parameter identifier=<system>|<value>.', 'identifier');
+          if (!token)
+            throw new Fail(400, 'required', 'A conditional patch needs the search parameter identifier=<system>|<value>.', 'identifier');
           id = token.slice(token.indexOf('|') + 1);
           if (!id) throw new Fail(400, 'invalid', `The identifier "${token}" has no value.`, 'identifier');
         }
         const marker = validate(ReadMarker, body, 'read marker');
         marker.forEach((m, i) => {
           if (!EXTENSION_PATH.test(m.path))
-            throw new Fail(400, 'invalid', `Invalid read marker at $[${i}].path: expected /recipient/<n>/extension, not ${m.path}.`, `$[${i}].path`);
+            throw new Fail(
+              400,
+              'invalid',
+              `Invalid read marker at $[${i}].path: expected /recipient/<n>/extension, not ${m.path}.`,
+              `$[${i}].path`,
+            );
         });
         const record = readRecord('received', id!, marker, store.view.threadOfMessage(id!));
         await store.append([record]);
@@ -189,7 +210,10 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       .catch((e: unknown): Answer => {
         if (e instanceof Fail) return { status: e.status, body: e.outcome, headers: e.headers };
         log(`pdesk listen: could not store ${req.method} ${req.url}: ${(e as Error)?.message ?? String(e)}`);
-        return { status: 500, body: makeOutcome('exception', 'The message could not be stored; it was not accepted. Send it again later.') };
+        return {
+          status: 500,
+          body: makeOutcome('exception', 'The message could not be stored; it was not accepted. Send it again later.'),
+        };
       })
       .then((a) => {
         const text = a.body === undefined ? '' : JSON.stringify(a.body);
