@@ -110,8 +110,8 @@ describe('medications show (M2)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^id\s+mr-1$/m);
     expect(r.stdout).toMatch(/^status\s+active$/m);
-    expect(r.stdout).toMatch(/^medication\s+Medication\/med-1 \(Metformin 500 mg tablet\)$/m);
-    expect(r.stdout).toMatch(/^pharmacy\s+Organization\/ph-1 \(Apotheek Centrum\)$/m);
+    expect(r.stdout).toMatch(/^medication\s+Metformin 500 mg tablet \(Medication\/med-1\)$/m);
+    expect(r.stdout).toMatch(/^pharmacy\s+Apotheek Centrum \(Organization\/ph-1\)$/m);
     expect(r.stdout).toMatch(/^quantity\s+60 tablet$/m);
     expect(r.stdout).toMatch(/^period\s+\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}$/m);
   });

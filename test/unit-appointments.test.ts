@@ -7,13 +7,13 @@ import {
   conceptLabel,
   getAppointmentTypes,
   parseSlotArg,
-  referenceLabel,
   searchSlots,
   serviceCategoryConcept,
   slotQuery,
   typeRows,
   utcParts,
 } from '../src/core/api/appointments.js';
+import { referenceLabel } from '../src/core/labels.js';
 import type { PdeskClient } from '../src/core/client.js';
 import { BodyError, ContractError, UsageError } from '../src/core/errors.js';
 import { resolveRoute } from '../src/core/routes.js';
@@ -251,7 +251,9 @@ describe('A7 buildCancellation', () => {
 
 describe('table labels', () => {
   it('referenceLabel, conceptLabel, utcParts', () => {
-    expect(referenceLabel({ reference: 'PractitionerRole/1001', display: 'Dr. Anna Berg' })).toBe('Dr. Anna Berg (1001)');
+    expect(referenceLabel({ reference: 'PractitionerRole/1001', display: 'Dr. Anna Berg' })).toBe('Dr. Anna Berg (PractitionerRole/1001)');
+    expect(referenceLabel({ reference: 'PractitionerRole/1001', display: 'Dr. Anna Berg' }, { idOnly: true })).toBe('Dr. Anna Berg (1001)');
+    expect(referenceLabel({ reference: 'PractitionerRole/1001' }, { idOnly: true })).toBe('PractitionerRole/1001');
     expect(referenceLabel({ reference: 'Patient/pat-1' })).toBe('Patient/pat-1');
     expect(referenceLabel(undefined)).toBe('');
     expect(conceptLabel([{ coding: [{ code: 'gp', display: 'General practice' }, { code: 'x' }] }, { text: 't' }])).toBe(

@@ -1,6 +1,7 @@
 /** Option parsers shared by the commands. Every bad value is a UsageError naming the option (exit 2). */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
+import { isFullToken } from '../core/tokens.js';
 
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -36,7 +37,7 @@ export function positiveNumber(value: string, option: string): number {
 
 /** `system|code` (service category); the system may be empty only if no `|` is given. */
 export function systemCode(value: string, option: string): string {
-  if (!/^[^|]+\|[^|]+$/.test(value)) throw new UsageError(`${option} must be <system>|<code>, not "${value}".`);
+  if (!isFullToken(value)) throw new UsageError(`${option} must be <system>|<code>, not "${value}".`);
   return value;
 }
 

@@ -42,6 +42,16 @@ export function parseInstant(input: string, option: string, now = new Date()): s
   return utcInstant(parseWhen(input, option, now));
 }
 
+/**
+ * An instant as the operator's local time for display (`yyyy-MM-dd HH:mm` by default, any date-fns pattern), or
+ * the text itself when it is not a date (server text: the caller sanitises before display).
+ */
+export function localTimeText(iso: string | undefined, pattern = 'yyyy-MM-dd HH:mm'): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : format(d, pattern);
+}
+
 /** Local date-time without offset (read marker `valueDateTime`). */
 export function localNoOffset(d: Date): string {
   return format(d, "yyyy-MM-dd'T'HH:mm:ss");

@@ -5,6 +5,17 @@
  */
 import type { MedicationRequest } from './schemas/medication.js';
 
+/**
+ * `Dr. Anna Berg (PractitionerRole/1001)`, or the bare reference when it has no display; '' when there is none.
+ * `idOnly` gives `Dr. Anna Berg (1001)` where the resource type goes without saying (a practitioner column).
+ */
+export function referenceLabel(r: { reference?: string; display?: string } | undefined, o: { idOnly?: boolean } = {}): string {
+  if (!r?.reference) return r?.display ?? '';
+  if (!r.display) return r.reference;
+  const id = o.idOnly && r.reference.includes('/') ? r.reference.slice(r.reference.lastIndexOf('/') + 1) : r.reference;
+  return `${r.display} (${id})`;
+}
+
 /** `60 tablet` from `dispenseRequest.initialFill.quantity`. */
 export function quantityText(r: MedicationRequest): string | undefined {
   const q = r.dispenseRequest?.initialFill?.quantity;

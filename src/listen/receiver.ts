@@ -15,18 +15,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeOutcome } from '../core/outcome.js';
-import { ChatCommunication, ReadMarker } from '../core/schemas/chat.js';
+import { ChatCommunication, ReadMarker, threadOf } from '../core/schemas/chat.js';
 import { Notification } from '../core/schemas/notification.js';
-import {
-  type StoreRecord,
-  type ThreadStore,
-  closeRecord,
-  messageRecord,
-  notificationRecord,
-  readRecord,
-  threadOfMessage,
-} from '../core/threads/index.js';
+import { type StoreRecord, type ThreadStore, closeRecord, messageRecord, notificationRecord, readRecord } from '../core/threads/index.js';
 import { FHIR_JSON } from '../core/ops.js';
+import { parseToken } from '../core/tokens.js';
 import {
   checkContentType,
   decodeSegment,
@@ -152,7 +145,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
           const token = query.get('identifier');
           if (!token)
             throw new Fail(400, 'required', 'A conditional patch needs the search parameter identifier=<system>|<value>.', 'identifier');
-          id = token.slice(token.indexOf('|') + 1);
+          id = parseToken(token).code;
           if (!id) throw new Fail(400, 'invalid', `The identifier "${token}" has no value.`, 'identifier');
         }
         const marker = validate(ReadMarker, body, 'read marker');
@@ -189,7 +182,7 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
 
   async function receiveMessage(op: 'C1' | 'C3', body: unknown): Promise<Answer> {
     const m = validate(ChatCommunication, body, 'Communication');
-    const thread = threadOfMessage(m);
+    const thread = threadOf(m);
     if (store.view.isClosed(thread) || closing.has(thread))
       throw new Fail(409, 'conflict', `Chat ${thread} is closed: it accepts no new messages.`, '$.encounter.identifier[0].value');
     const location = { location: `Communication/${encodeURIComponent(m.id)}` };

@@ -8,12 +8,13 @@ import { badRequest, validate } from '../listen/accept.js';
 import { conflict, type Handler, listParam, matchesToken, notFound, searchset, unprocessable } from './http.js';
 import { APPOINTMENT_TYPE_SYSTEM } from './seed.js';
 import { findSlot, refId, slotPractitioner, type SandboxState } from './state.js';
+import { parseToken } from '../core/tokens.js';
 
 /** A1: `GET /ValueSet` (2.0.0) or `GET /AppointmentType` (1.0.0); `service-category` is required. */
 export const getAppointmentTypes: Handler = (w, req) => {
   const raw = req.query.get('service-category');
   if (!raw) throw badRequest('Search parameter service-category is required.', 'service-category');
-  const code = raw.includes('|') ? raw.slice(raw.indexOf('|') + 1) : raw;
+  const { code } = parseToken(raw);
   const types = w.state.appointmentTypes.get(code) ?? [];
   if (w.state.appointmentApi === '2.0.0') {
     return {

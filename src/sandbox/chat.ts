@@ -5,13 +5,12 @@
  * portal side C3 receive a message · C4 close a chat. `POST /portal/Communication` is shared with C5 and is
  * told apart by its category code.
  */
-import { ChatCommunication, ReadMarker } from '../core/schemas/chat.js';
+import { ChatCommunication, ReadMarker, threadOf } from '../core/schemas/chat.js';
 import { badRequest, portalCommunicationKind, validate, validateClose } from '../listen/accept.js';
 import { conflict, type Handler, notFound, nowIso, unprocessable, type World } from './http.js';
 import { receiveNotification } from './notifications.js';
 import type { SandboxState } from './state.js';
-
-const threadOf = (m: ChatCommunication) => String(m.encounter.identifier[0]!.value);
+import { parseToken, tokenMatches } from '../core/tokens.js';
 
 /** Refuse a message to a closed thread (409); open a thread for an unseen encounter. */
 function admitToThread(state: SandboxState, m: ChatCommunication): void {
@@ -35,11 +34,9 @@ export const receiveMessage: Handler = (w, req) => {
 const EXTENSION_PATH = /^\/recipient\/(\d+)\/extension(\/-)?$/;
 
 function findByIdentifier(state: SandboxState, token: string): ChatCommunication | undefined {
-  const bar = token.indexOf('|');
-  const system = bar < 0 ? undefined : token.slice(0, bar);
-  const value = bar < 0 ? token : token.slice(bar + 1);
+  const t = parseToken(token);
   for (const map of [state.messages, state.portalMessages])
-    for (const m of map.values()) if (m.identifier.some((i) => String(i.value) === value && (!system || i.system === system))) return m;
+    for (const m of map.values()) if (m.identifier.some((i) => tokenMatches(t, i.system, String(i.value)))) return m;
   return undefined;
 }
 

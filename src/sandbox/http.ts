@@ -5,6 +5,7 @@
  */
 import { badRequest, Fail } from '../listen/accept.js';
 import type { SandboxState } from './state.js';
+import { parseToken, tokenMatches } from '../core/tokens.js';
 
 export interface SandboxRequest {
   method: string;
@@ -92,10 +93,8 @@ export function matchesToken(
   concepts: ReadonlyArray<{ coding?: ReadonlyArray<{ system?: string; code: string }> }>,
   token: string,
 ): boolean {
-  const bar = token.indexOf('|');
-  const system = bar < 0 ? undefined : token.slice(0, bar);
-  const code = bar < 0 ? token : token.slice(bar + 1);
-  return concepts.some((c) => (c.coding ?? []).some((k) => k.code === code && (!system || k.system === system)));
+  const t = parseToken(token);
+  return concepts.some((c) => (c.coding ?? []).some((k) => tokenMatches(t, k.system, k.code)));
 }
 
 /** A comma list of a query parameter, repeated parameters joined, blanks dropped. */

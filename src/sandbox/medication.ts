@@ -6,6 +6,7 @@ import { MedicationRequestCreate, type MedicationRequest } from '../core/schemas
 import { badRequest, validate } from '../listen/accept.js';
 import { type Handler, listParam, notFound, page, searchset, unprocessable } from './http.js';
 import { refId } from './state.js';
+import { parseToken, tokenMatches } from '../core/tokens.js';
 
 /**
  * M1: `GET /MedicationRequest`, optional `patient` and `status` filters. The Bundle carries `meta.versionId`
@@ -71,12 +72,9 @@ export const orderMedication: Handler = (w, req) => {
 export const searchPharmacies: Handler = (w, req) => {
   const tokens = listParam(req.query, 'identifier');
   if (!tokens.length) throw badRequest('Search parameter identifier is required: <system>|<value>, comma separated.', 'identifier');
-  const wanted = tokens.map((t) => {
-    const bar = t.indexOf('|');
-    return bar < 0 ? { value: t } : { system: t.slice(0, bar), value: t.slice(bar + 1) };
-  });
+  const wanted = tokens.map(parseToken);
   const found = [...w.state.organizations.values()].filter((o) =>
-    o.identifier.some((i) => wanted.some((x) => x.value === i.value && (!x.system || x.system === i.system))),
+    o.identifier.some((i) => wanted.some((t) => tokenMatches(t, i.system, String(i.value)))),
   );
   return searchset(req, found);
 };

@@ -7,7 +7,7 @@
 import { buildChatMessage, replyMessage } from '../core/api/chat.js';
 import { buildNotification, sendNotification } from '../core/api/notifications.js';
 import { PdeskClient } from '../core/client.js';
-import type { ChatCommunication } from '../core/schemas/chat.js';
+import { type ChatCommunication, threadOf } from '../core/schemas/chat.js';
 import { Profile } from '../profiles/schema.js';
 import type { PushPort } from './http.js';
 import { sandboxProfile } from './profile.js';
@@ -107,7 +107,7 @@ export class Pushes implements PushPort {
   }
 
   private async reply(m: ChatCommunication): Promise<void> {
-    const thread = String(m.encounter.identifier[0]!.value);
+    const thread = threadOf(m);
     if (this.state.encounters.get(thread)?.status === 'finished') return;
     let body: ChatCommunication;
     try {

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import type { Appointment, Participant } from '../../core/schemas/appointment.js';
 import { action } from '../context.js';
 import { collect, keyValues, oneOf, readJsonArg, systemCode } from '../options.js';
+import { referenceLabel } from '../../core/labels.js';
 
 interface BookOptions {
   patient?: string;
@@ -148,7 +149,7 @@ export function appointmentsCommand(): Command {
           const a = res.appointment ?? sent;
           const s = api.utcParts(a.start);
           const e = api.utcParts(a.end);
-          const parts = (a.participant ?? []).map((p) => `${api.referenceLabel(p.actor)} [${p.status ?? '?'}]`);
+          const parts = (a.participant ?? []).map((p) => `${referenceLabel(p.actor, { idOnly: true })} [${p.status ?? '?'}]`);
           return [
             `Appointment ${a.id} created (HTTP ${res.status}), status ${a.status}.`,
             `  ${s.day} ${s.time}–${e.time} UTC`,

@@ -5,6 +5,7 @@
  */
 import { Command } from 'commander';
 import type { ThreadMessage, ThreadStore, ThreadSummary } from '../../core/threads/index.js';
+import { referenceLabel } from '../../core/labels.js';
 import { action, type Context } from '../context.js';
 
 interface MessageOptions {
@@ -56,17 +57,6 @@ async function withStore<T>(store: ThreadStore, fn: (store: ThreadStore) => Prom
     await store.close();
   }
 }
-
-/** `2026-03-01 10:15` in local time from an ISO instant. */
-function localTime(iso: string | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-const who = (ref: string, display?: string) => (display ? `${display} (${ref})` : ref);
 
 async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions): Promise<void> {
   const { UsageError } = await import('../../core/errors.js');
@@ -202,6 +192,7 @@ export function chatCommand(): Command {
       action(async (ctx) => {
         const store = await threadStore(ctx);
         const view = await store.load();
+        const { localTimeText: localTime } = await import('../../core/dates.js');
         ctx.emitList<ThreadSummary>(view.threads, [
           { header: 'THREAD', value: (t) => t.thread },
           { header: 'STATUS', value: (t) => t.status },
@@ -237,10 +228,11 @@ export function chatCommand(): Command {
           const { sanitize } = await import('../../core/sanitize.js');
           ctx.out(sanitize(`Thread ${encounterId}: ${s.status}, ${s.messages} message${s.messages === 1 ? '' : 's'}, ${s.unread} unread`));
         }
+        const { localTimeText: localTime } = await import('../../core/dates.js');
         ctx.emitList<ThreadMessage>(messages, [
           { header: 'TIME', value: (m) => localTime(m.at) },
           { header: 'DIRECTION', value: (m) => `${m.from} → ${m.to}` },
-          { header: 'SENDER', value: (m) => who(m.sender, m.senderDisplay), flex: true },
+          { header: 'SENDER', value: (m) => referenceLabel({ reference: m.sender, display: m.senderDisplay }), flex: true },
           {
             header: 'TEXT',
             value: (m) => (m.attachment ? `${m.text} [${m.attachment.contentType}: ${m.attachment.title}]` : m.text),

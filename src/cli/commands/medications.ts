@@ -8,12 +8,11 @@ import type { MedicationRequest, MedicationRow } from '../../core/schemas/medica
 import { action, type Context } from '../context.js';
 import { collect } from '../options.js';
 import { renderRecord } from '../output.js';
-import { periodText, quantityText } from '../../core/labels.js';
+import { periodText, quantityText, referenceLabel } from '../../core/labels.js';
 
 /** One MedicationRequest in table mode: the fields an operator reads, in a fixed order. */
 function detail(r: MedicationRequest, width: number): string {
-  const ref = (x?: { reference: string; display?: string }) =>
-    x ? (x.display ? `${x.reference} (${x.display})` : x.reference) : undefined;
+  const ref = (x?: { reference: string; display?: string }) => referenceLabel(x) || undefined;
   const fields: Record<string, string | undefined> = {
     id: r.id,
     status: r.status,

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import type { Schedule } from '../../core/schemas/appointment.js';
 import { action } from '../context.js';
 import { systemCode } from '../options.js';
+import { referenceLabel } from '../../core/labels.js';
 
 export function schedulesCommand(): Command {
   const cmd = new Command('schedules').description('schedules (A3)');
@@ -13,11 +14,11 @@ export function schedulesCommand(): Command {
     .action(
       action(async (ctx, opts: { serviceCategory: string }) => {
         const category = systemCode(opts.serviceCategory, '--service-category');
-        const { searchSchedules, referenceLabel, conceptLabel } = await import('../../core/api/appointments.js');
+        const { searchSchedules, conceptLabel } = await import('../../core/api/appointments.js');
         const rows = await searchSchedules(await ctx.client(), category, { limit: ctx.limit });
         ctx.emitList<Schedule>(rows, [
           { header: 'ID', value: (r) => r.id },
-          { header: 'PRACTITIONER', value: (r) => (r.actor ?? []).map(referenceLabel).join(', '), flex: true },
+          { header: 'PRACTITIONER', value: (r) => (r.actor ?? []).map((a) => referenceLabel(a, { idOnly: true })).join(', '), flex: true },
           { header: 'SERVICE CATEGORY', value: (r) => conceptLabel(r.serviceCategory), flex: true },
         ]);
       }),

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import type { Slot } from '../../core/schemas/appointment.js';
 import { action } from '../context.js';
 import { collectList, systemCode } from '../options.js';
+import { referenceLabel } from '../../core/labels.js';
 
 interface SlotsListOptions {
   serviceCategory: string;
@@ -41,7 +42,7 @@ export function slotsCommand(): Command {
         const { parseDay } = await import('../../core/dates.js');
         const from = parseDay(opts.from, '--from');
         const to = parseDay(opts.to, '--to');
-        const { searchSlots, slotQuery, slotPractitioner, referenceLabel, utcParts } = await import('../../core/api/appointments.js');
+        const { searchSlots, slotQuery, slotPractitioner, utcParts } = await import('../../core/api/appointments.js');
         const q = { serviceCategory: category, from, to, schedule: opts.schedule, status: opts.status, practitioners: opts.practitioner };
         // Version-specific options are checked against the profile before anything is sent.
         slotQuery(await ctx.profile(), q);
@@ -51,7 +52,7 @@ export function slotsCommand(): Command {
           { header: 'ID', value: (r) => r.id },
           { header: 'DAY', value: (r) => utcParts(r.start).day },
           { header: 'START–END (UTC)', value: (r) => `${utcParts(r.start).time}–${utcParts(r.end).time}` },
-          { header: 'PRACTITIONER', value: (r) => referenceLabel(slotPractitioner(r)), flex: true },
+          { header: 'PRACTITIONER', value: (r) => referenceLabel(slotPractitioner(r), { idOnly: true }), flex: true },
           { header: 'STATUS', value: (r) => r.status },
           { header: 'SCHEDULE', value: (r) => id(r.schedule?.reference) },
         ]);

@@ -25,6 +25,7 @@ import {
   type Reference,
 } from '../schemas/index.js';
 import { z } from 'zod';
+import { parseToken } from '../tokens.js';
 
 export interface TypeRow {
   code: string;
@@ -140,8 +141,8 @@ function ref(type: string, id: string, option: string): string {
 
 /** `system|code` → a CodeableConcept; a bare code has no system. */
 export function serviceCategoryConcept(value: string): CodeableConcept {
-  const bar = value.indexOf('|');
-  return bar < 0 ? { coding: [{ code: value }] } : { coding: [{ system: value.slice(0, bar), code: value.slice(bar + 1) }] };
+  const { system, code } = parseToken(value);
+  return { coding: [system === undefined ? { code } : { system, code }] };
 }
 
 /** The A6 body of decisions.md §4. */
@@ -233,13 +234,6 @@ export function parseSlotArg(value: unknown, option = '--slot-json'): Slot {
   const r = checkBody(Slot, v);
   if (!r.ok) throw new UsageError(`${option} is not a valid Slot at ${r.path.replace(/^\$/, prefix)}: ${r.message}.`);
   return r.data;
-}
-
-/** `Dr. Anna Berg (1001)` from a Reference: display and the id part of the reference, whichever are present. */
-export function referenceLabel(r: Reference | undefined): string {
-  if (!r) return '';
-  const id = r.reference.includes('/') ? r.reference.slice(r.reference.lastIndexOf('/') + 1) : r.reference;
-  return r.display ? `${r.display} (${id})` : r.reference;
 }
 
 /** The practitioner of a slot (its `urn:extension:actor` extension). */

@@ -56,11 +56,6 @@ export function buildChatMessage(profile: Profile, m: ChatInput): ChatCommunicat
   });
 }
 
-/** The encounter (thread) id of a chat message. */
-export function threadOf(c: ChatCommunication): string {
-  return String(c.encounter.identifier[0]!.value);
-}
-
 /** The C2 JSON Patch of decisions.md §6; `valueDateTime` is local time without offset. */
 export function buildReadMarker(profile: Profile, at: Date = new Date()): ReadMarker {
   return parseBody(ReadMarker, [

@@ -24,6 +24,11 @@ export const ChatCommunication = z.looseObject({
 });
 export type ChatCommunication = z.infer<typeof ChatCommunication>;
 
+/** The thread of a chat message: its encounter id (docs/decisions.md §6), a string even when sent as a number. */
+export function threadOf(c: Pick<ChatCommunication, 'encounter'>): string {
+  return String(c.encounter.identifier[0]!.value);
+}
+
 export const ReadMarkerOp = z.looseObject({
   op: z.literal('add'),
   path: z.string().min(1),

@@ -1,12 +1,10 @@
 /** One terminal-safe line per thread store record (what `pdesk listen` prints, and the TUI's activity line). */
+import { referenceLabel } from '../labels.js';
 import { sanitize } from '../sanitize.js';
 import type { StoreRecord } from './records.js';
 import { textOf } from './view.js';
 
-function ref(r: { reference?: string; display?: string } | undefined): string {
-  if (!r?.reference) return '?';
-  return r.display ? `${r.display} (${r.reference})` : r.reference;
-}
+const ref = (r: { reference?: string; display?: string } | undefined) => referenceLabel(r) || '?';
 
 /** e.g. `2026-03-01T10:15:00.000Z C3 received enc-100 msg-1 from PractitionerRole/1001 to Patient/pat-1: Hello`. */
 export function describeRecord(r: StoreRecord): string {

@@ -7,7 +7,8 @@
 import { closeChat, markRead, replyMessage, sendMessage } from '../api/chat.js';
 import type { PdeskClient } from '../client.js';
 import { ExitCode, PdeskError, statusLine } from '../errors.js';
-import { type ChatOp, type StoreRecord, closeRecord, messageRecord, readRecord, threadOfMessage } from './records.js';
+import { type ChatOp, type StoreRecord, closeRecord, messageRecord, readRecord } from './records.js';
+import { threadOf } from '../schemas/chat.js';
 import type { ThreadStore } from './store.js';
 
 type Opts = { signal?: AbortSignal };
@@ -37,7 +38,7 @@ export async function sendRecorded(client: PdeskClient, store: ThreadStore, op: 
   const sentAt = new Date().toISOString();
   const res = op === 'C1' ? await sendMessage(client, body, o) : await replyMessage(client, body, o);
   await keep(store, res.status, messageRecord(op, 'sent', res.message, sentAt), `message ${res.message.id}`);
-  return { ...res, thread: threadOfMessage(res.message) };
+  return { ...res, thread: threadOf(res.message) };
 }
 
 /** C2, recorded as a read marker for `communicationId` (in `thread` when known). */

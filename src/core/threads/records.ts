@@ -25,7 +25,7 @@
  * marker names its id. Lines that are not valid records are skipped with a warning (a torn last line is
  * the expected case after a crash); they never stop pdesk from starting.
  */
-import type { ChatCommunication, EncounterClose, ReadMarker } from '../schemas/chat.js';
+import { type ChatCommunication, type EncounterClose, type ReadMarker, threadOf } from '../schemas/chat.js';
 import type { Notification } from '../schemas/notification.js';
 
 export const RECORD_VERSION = 1;
@@ -88,14 +88,9 @@ export function directionOf(op: ChatOp): { from: Party; to: Party } {
   return op === 'C1' ? { from: 'portal', to: 'practice' } : { from: 'practice', to: 'portal' };
 }
 
-/** The encounter (thread) id of a chat Communication. */
-export function threadOfMessage(c: ChatCommunication): string {
-  return String(c.encounter.identifier[0]!.value);
-}
-
 /** A message record; its keys stay in this order (`resource` last): the loader's fast path relies on it. */
 export function messageRecord(op: ChatOp, via: Via, resource: ChatCommunication, at = now()): MessageRecord {
-  return { v: RECORD_VERSION, kind: 'message', op, via, at, thread: threadOfMessage(resource), id: String(resource.id), resource };
+  return { v: RECORD_VERSION, kind: 'message', op, via, at, thread: threadOf(resource), id: String(resource.id), resource };
 }
 
 /** The `valueDateTime` of a read marker (the operation whose url ends in ResourceSeenAt, else the first). */

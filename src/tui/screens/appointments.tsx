@@ -5,14 +5,8 @@
 import { Box, Text } from 'ink';
 import type React from 'react';
 import { useCallback, useEffect, useState } from 'react';
-import {
-  buildCancellation,
-  cancelAppointment,
-  conceptLabel,
-  referenceLabel,
-  searchAppointments,
-  utcParts,
-} from '../../core/api/appointments.js';
+import { buildCancellation, cancelAppointment, conceptLabel, searchAppointments, utcParts } from '../../core/api/appointments.js';
+import { referenceLabel } from '../../core/labels.js';
 import type { Appointment, AppointmentResponseCreate } from '../../core/schemas/appointment.js';
 import { Confirm } from '../components/Confirm.js';
 import { Form, type FormValues } from '../components/Form.js';
@@ -47,7 +41,7 @@ function party(a: Appointment, type: string, narrow = false): string {
     .filter((p) => p.actor?.reference.startsWith(`${type}/`))
     .map(
       (p) =>
-        `${narrow && p.actor?.display ? p.actor.display : referenceLabel(p.actor)}${p.status && p.status !== 'accepted' ? ` [${p.status}]` : ''}`,
+        `${narrow && p.actor?.display ? p.actor.display : referenceLabel(p.actor, { idOnly: true })}${p.status && p.status !== 'accepted' ? ` [${p.status}]` : ''}`,
     )
     .join(', ');
 }
@@ -78,7 +72,9 @@ function detailLines(a: Appointment): string[] {
     'Participants',
   ];
   for (const p of a.participant ?? [])
-    out.push(`  ${fit(referenceLabel(p.actor) || '(no actor)', 40, true)}  ${p.status ?? ''}${p.required ? `  (${p.required})` : ''}`);
+    out.push(
+      `  ${fit(referenceLabel(p.actor, { idOnly: true }) || '(no actor)', 40, true)}  ${p.status ?? ''}${p.required ? `  (${p.required})` : ''}`,
+    );
   return out.map((l) => clean(l));
 }
 

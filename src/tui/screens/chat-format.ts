@@ -1,21 +1,17 @@
 /** Text helpers of the Chat screen: local times, message rows, word wrap. Server text goes through clean(). */
-import { format } from 'date-fns';
+import { localTimeText } from '../../core/dates.js';
 import type { ThreadMessage, ThreadSummary } from '../../core/threads/index.js';
 import { clean, columns } from '../format.js';
 
 /** `03-01 10:15` in local time, or the text itself when it is not a date. */
 export function shortTime(iso: string | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? clean(iso) : format(d, 'MM-dd HH:mm');
+  return clean(localTimeText(iso, 'MM-dd HH:mm'));
 }
 
 /** `03-01 10:15:03` in local time (with the year when it is not this year). */
 export function midTime(iso: string | undefined, now = new Date()): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return clean(iso);
-  return format(d, d.getFullYear() === now.getFullYear() ? 'MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm:ss');
+  const thisYear = iso !== undefined && new Date(iso).getFullYear() === now.getFullYear();
+  return clean(localTimeText(iso, thisYear ? 'MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm:ss'));
 }
 
 export const THREAD_WIDTHS = [14, 6, 6, 4, 11, 0] as const;

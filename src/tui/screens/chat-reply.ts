@@ -80,10 +80,4 @@ export function buildReply(
   return body;
 }
 
-/** `Dr. Anna Berg (PractitionerRole/1001)` or the bare reference. */
-export function refLabel(r: Ref | undefined): string {
-  if (!r?.reference) return '?';
-  return r.display ? `${r.display} (${r.reference})` : r.reference;
-}
-
 export const partyLabel = (p: Party) => (p === 'portal' ? 'the portal' : 'the practice system');

@@ -12,7 +12,7 @@ import type React from 'react';
 import { useMemo, useRef, useState } from 'react';
 import { buildChatMessage, buildEncounterClose, buildReadMarker } from '../../core/api/chat.js';
 import { UsageError } from '../../core/errors.js';
-import type { ChatCommunication, EncounterClose } from '../../core/schemas/chat.js';
+import { type ChatCommunication, type EncounterClose, threadOf } from '../../core/schemas/chat.js';
 import { type ChatOp, type StoreRecord, type ThreadMessage, type ThreadSummary, describeRecord } from '../../core/threads/index.js';
 import { NotRecordedError, closeRecorded, markReadRecorded, sendRecorded } from '../../core/threads/recorded.js';
 import { sanitize } from '../../core/sanitize.js';
@@ -34,7 +34,10 @@ import {
   shortTime,
   threadRow,
 } from './chat-format.js';
-import { buildReply, partyLabel, refLabel, replyPlan } from './chat-reply.js';
+import { buildReply, partyLabel, replyPlan } from './chat-reply.js';
+import { referenceLabel } from '../../core/labels.js';
+
+const refLabel = (r: { reference?: string; display?: string } | undefined) => referenceLabel(r) || '?';
 import { useThreadStore } from './chat-store.js';
 import type { ScreenProps } from './types.js';
 
@@ -102,7 +105,7 @@ export function ChatScreen({ width, height }: ScreenProps) {
     if (!st) return false;
     sending.current = true;
     try {
-      const thread = String(body.encounter.identifier[0]!.value);
+      const thread = threadOf(body);
       const r = await desk.run(
         op === 'C1' ? `Sending to the practice system (C1) in ${clean(thread)}` : `Sending to the portal (C3) in ${clean(thread)}`,
         (signal) => sendRecorded(client, st, op, body, { signal }),

@@ -1,6 +1,6 @@
 /** Text of the Meds screen: list columns by width, a request's detail lines, a pharmacy line. Server text is cleaned. */
 import type { MedicationRequest, MedicationRow, Organization } from '../../core/schemas/medication.js';
-import { periodText as periodLabel, quantityText as quantityLabel } from '../../core/labels.js';
+import { periodText as periodLabel, quantityText as quantityLabel, referenceLabel } from '../../core/labels.js';
 import { clean, columns } from '../format.js';
 
 /** `60 tablet`, cleaned for the screen ('' when absent). */
@@ -12,8 +12,7 @@ export const periodText = (r: MedicationRequest): string => clean(periodLabel(r)
 export const idOf = (reference: string | undefined, type: string) =>
   reference?.startsWith(`${type}/`) ? reference.slice(type.length + 1) : undefined;
 
-export const refText = (r: { reference: string; display?: string } | undefined) =>
-  clean(r ? (r.display ? `${r.display} (${r.reference})` : r.reference) : '');
+export const refText = (r: { reference: string; display?: string } | undefined) => clean(referenceLabel(r));
 
 export function pharmacyName(row: MedicationRow): string {
   return clean(row.organization?.name ?? row.medicationRequest.performer?.display ?? row.medicationRequest.performer?.reference ?? '');

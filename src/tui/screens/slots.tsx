@@ -13,12 +13,12 @@ import {
   createAppointment,
   getAppointmentTypes,
   listPractitionerRoles,
-  referenceLabel,
   searchSchedules,
   searchSlots,
   slotPractitioner,
   utcParts,
 } from '../../core/api/appointments.js';
+import { referenceLabel } from '../../core/labels.js';
 import { parseDay } from '../../core/dates.js';
 import { UsageError } from '../../core/errors.js';
 import type { AppointmentCreate, PractitionerRole, Schedule, Slot } from '../../core/schemas/appointment.js';
@@ -29,6 +29,7 @@ import { useDesk } from '../desk.js';
 import { clean, fit, jsonLines } from '../format.js';
 import { useKeys, useRefState } from '../keys.js';
 import type { ScreenProps } from './types.js';
+import { parseToken } from '../../core/tokens.js';
 
 export interface Category {
   system?: string;
@@ -62,7 +63,7 @@ const slotDay = (s: Slot) => (/^\d{4}-\d{2}-\d{2}T[^+]*Z$/i.test(s.start) ? s.st
 export function slotLine(s: Slot): string {
   const a = utcParts(s.start);
   const b = utcParts(s.end);
-  const who = referenceLabel(slotPractitioner(s));
+  const who = referenceLabel(slotPractitioner(s), { idOnly: true });
   return clean(
     `${a.time}-${b.day === a.day ? b.time : `${b.day} ${b.time}`}  ${fit(who || '(no practitioner)', 28, true)}  ${fit(s.status, 6, true)}  ${s.id}`,
   );
@@ -321,9 +322,10 @@ export function SlotsScreen({ width, height }: ScreenProps) {
           onChange={setOther}
           onSubmit={(v) => {
             const t = (v.category ?? '').trim();
-            const bar = t.indexOf('|');
-            if (!t || bar === 0 || bar === t.length - 1) return desk.error('The service category must be <system>|<code> or a code.');
-            void pickCategory(bar < 0 ? { code: t } : { system: t.slice(0, bar), code: t.slice(bar + 1) });
+            const token = parseToken(t);
+            if (!t || token.system === '' || token.code === '')
+              return desk.error('The service category must be <system>|<code> or a code.');
+            void pickCategory(token);
           }}
           onCancel={() => setStep('category')}
           submitLabel="load"
