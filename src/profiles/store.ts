@@ -2,7 +2,7 @@
  * Profile store: `profiles.json` in PDESK_CONFIG_DIR or the user's config folder (the folder conf uses, from
  * env-paths), mode 0600. Writes go through conf (atomic, file mode), loaded only when a profile command writes;
  * reads parse the file directly, since conf pulls in ajv and signal hooks that every command would pay for at
- * start-up (stack.md). Profiles are validated with zod.
+ * start-up (DEVELOPERS.md, "Stack notes"). Profiles are validated with zod.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
  * The TUI root: key router, desk (profile, client, status), layout (header, tabs, screen, status line, key
  * hints), navigation (1–5, `:` palette, Esc back, `?` help, q quit) and the no-profile welcome. The frame is
- * always `rows − 1` lines: Ink clears the whole terminal on every frame when it is taller (stack.md).
+ * always `rows − 1` lines: Ink clears the whole terminal on every frame when it is taller (DEVELOPERS.md, "Stack notes").
  */
 import { Box, type Key, Text, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';

@@ -71,7 +71,7 @@ export function keyNames(input: string, key: Key): string[] {
   if (key.home) names.push('home');
   if (key.end) names.push('end');
   if (key.tab) names.push(key.shift ? 'shift-tab' : 'tab');
-  // Most terminals send \x7f for Backspace, which Ink reports as `delete` (stack.md).
+  // Most terminals send \x7f for Backspace, which Ink reports as `delete` (DEVELOPERS.md, "Stack notes").
   if (key.backspace || key.delete) names.push('backspace');
   if (key.ctrl && input) names.push(`ctrl-${input.toLowerCase()}`);
   if (!key.ctrl && !key.meta && input === ' ') names.push('space');

@@ -1,6 +1,6 @@
 /**
  * Terminal size and the alternate screen. Ink has no resize hook: read `stdout.rows/columns` and subscribe to
- * `resize` (stack.md). ink-testing-library's stdout has no `rows`; 24 is the fallback, and tests may pass
+ * `resize` (DEVELOPERS.md, "Stack notes"). ink-testing-library's stdout has no `rows`; 24 is the fallback, and tests may pass
  * a fixed size through `SizeContext`.
  */
 import { useStdout } from 'ink';
