@@ -19,6 +19,7 @@ import { BodyError, ContractError, UsageError } from '../src/core/errors.js';
 import { resolveRoute } from '../src/core/routes.js';
 import { Profile } from '../src/profiles/schema.js';
 import { sandboxProfile } from '../src/sandbox/profile.js';
+import { fieldErrorOf, flagOf } from './helpers/errors.js';
 
 const v2 = Profile.parse(sandboxProfile('http://127.0.0.1:1'));
 const v1 = Profile.parse(sandboxProfile('http://127.0.0.1:1', { appointmentApi: '1.0.0', approvalFlow: true }));
@@ -114,11 +115,18 @@ describe('A4 slotQuery', () => {
     expect(slotQuery(v1, { ...base, practitioners: ['1001', '1002'] }).at(-1)).toEqual(['schedule.actor:PractitionerRole', '1001,1002']);
   });
 
-  it('version-mismatched options are usage errors naming the option', () => {
-    expect(() => slotQuery(v1, { ...base, schedule: '11' })).toThrow(/^--schedule needs appointment API 2\.0\.0/);
-    expect(() => slotQuery(v1, { ...base, status: 'free' })).toThrow(/^--status needs/);
-    expect(() => slotQuery(v2, { ...base, practitioners: ['1001'] })).toThrow(/^--practitioner needs appointment API 1\.0\.0/);
-    expect(() => slotQuery(v2, { ...base, from: '2026-03-08' })).toThrow(UsageError);
+  it('version-mismatched options are field errors naming the field, which the CLI words as its option', () => {
+    const schedule = fieldErrorOf(() => slotQuery(v1, { ...base, schedule: '11' }));
+    expect(schedule.field).toBe('schedule');
+    expect(schedule.render(flagOf)).toMatch(/^--schedule needs appointment API 2\.0\.0/);
+    expect(fieldErrorOf(() => slotQuery(v1, { ...base, status: 'free' })).render(flagOf)).toMatch(/^--status needs/);
+    expect(fieldErrorOf(() => slotQuery(v2, { ...base, practitioners: ['1001'] })).render(flagOf)).toBe(
+      '--practitioner needs appointment API 1.0.0; this profile uses 2.0.0 (use --schedule).',
+    );
+    const order = fieldErrorOf(() => slotQuery(v2, { ...base, from: '2026-03-08' }));
+    expect(order).toBeInstanceOf(UsageError);
+    expect(order.render(flagOf)).toBe('--from (2026-03-08) is after --to (2026-03-07).');
+    expect(order.render((f) => f.toUpperCase())).toBe('FROM (2026-03-08) is after TO (2026-03-07).');
   });
 
   it('encodes | and , and repeats schedule.date in the URL', () => {
@@ -182,8 +190,17 @@ describe('A6 buildAppointment', () => {
         (p) => p.actor.reference,
       ),
     ).toEqual(['Patient/pat-2', 'PractitionerRole/2001']);
-    expect(() => buildAppointment(v2, { ...input, patient: 'Practitioner/9' })).toThrow(/^--patient must be an id or Patient\/<id>/);
-    expect(() => buildAppointment(v2, { ...input, practitioner: 'Patient/1' })).toThrow(/^--practitioner must be/);
+    expect(fieldErrorOf(() => buildAppointment(v2, { ...input, patient: 'Practitioner/9' })).render(flagOf)).toMatch(
+      /^--patient must be an id or Patient\/<id>/,
+    );
+    expect(fieldErrorOf(() => buildAppointment(v2, { ...input, practitioner: 'Patient/1' })).field).toBe('practitioner');
+  });
+
+  it('ids are FHIR ids: empty, spaces and punctuation are refused naming the field', () => {
+    expect(fieldErrorOf(() => buildAppointment(v2, { ...input, patient: ' ' })).render(flagOf)).toBe('--patient must not be empty.');
+    for (const bad of ['bad id!', 'Patient/bad id!', 'a/b', 'x'.repeat(65)])
+      expect(fieldErrorOf(() => buildAppointment(v2, { ...input, patient: bad })).field).toBe('patient');
+    expect(buildAppointment(v2, { ...input, patient: 'pat-1.a' }).participant[0]!.actor.reference).toBe('Patient/pat-1.a');
   });
 
   it('an invalid built body is a BodyError naming the path', () => {
@@ -215,9 +232,9 @@ describe('booking from a slot', () => {
 
   it('parseSlotArg takes an array of exactly one and names the JSON path of a bad slot', () => {
     expect(parseSlotArg([slot]).id).toBe('7');
-    expect(() => parseSlotArg([slot, slot])).toThrow(/^--slot-json must hold one Slot; the array has 2/);
+    expect(fieldErrorOf(() => parseSlotArg([slot, slot])).render(flagOf)).toMatch(/^--slot-json must hold one Slot; the array has 2/);
     expect(() => parseSlotArg([])).toThrow(/array has 0/);
-    expect(() => parseSlotArg({ ...slot, start: 'monday' })).toThrow(
+    expect(fieldErrorOf(() => parseSlotArg({ ...slot, start: 'monday' })).render(flagOf)).toMatch(
       /^--slot-json is not a valid Slot at \$\.start: expected an ISO 8601 date-time/,
     );
     const { end: _end, ...noEnd } = slot;
@@ -244,8 +261,10 @@ describe('A7 buildCancellation', () => {
   });
 
   it('refuses another actor form', () => {
-    for (const bad of ['pat-1', 'Practitioner/1', 'Patient/', 'Patient/a/b'])
-      expect(() => buildCancellation('a', bad, 'x')).toThrow(/^--actor must be Patient\/<id> or PractitionerRole\/<id>/);
+    for (const bad of ['pat-1', 'Practitioner/1', 'Patient/', 'Patient/a/b', 'Patient/bad id'])
+      expect(fieldErrorOf(() => buildCancellation('a', bad, 'x')).render(flagOf)).toMatch(
+        /^--actor must be Patient\/<id> or PractitionerRole\/<id>/,
+      );
   });
 });
 

@@ -4,7 +4,7 @@
  * process alive for a while after its last request). The TUI and the sandbox are imported only when used.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ExitCode, PdeskError } from '../core/errors.js';
+import { ExitCode, FieldError, PdeskError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { commands } from './commands/index.js';
@@ -47,6 +47,14 @@ function commanderMessage(e: CommanderError): string {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
+/** Fields core names whose option is not simply `--<field in kebab case>`. */
+const FLAG_OF_FIELD: Record<string, string> = { slot: '--slot-json' };
+
+/** The command-line option of a field core names in a FieldError (`serviceCategory` → `--service-category`). */
+export function flagOf(field: string): string {
+  return FLAG_OF_FIELD[field] ?? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
 /** Print an error: one sentence, then detail lines; a stack only with --verbose. */
 export function reportError(e: unknown, verbose: boolean, args: readonly string[] = []): number {
   const write = (line: string) => process.stderr.write(`${redact(sanitize(line, true))}\n`);
@@ -66,7 +74,8 @@ export function reportError(e: unknown, verbose: boolean, args: readonly string[
   if (e instanceof PdeskError) {
     // An invalid body given with --body is the operator's file: say which option it came from.
     const fromBody = e.name === 'BodyError' && args.includes('--body');
-    write(`pdesk: ${fromBody ? `--body: ${e.message}` : e.message}`);
+    const message = e instanceof FieldError ? e.render(flagOf) : e.message;
+    write(`pdesk: ${fromBody ? `--body: ${message}` : message}`);
     for (const d of e.details) write(`  ${d}`);
     if (verbose && e.stack) write(e.stack);
     return e.exitCode;

@@ -3,12 +3,15 @@
  * dates and accept `YYYY-MM-DD`, full ISO 8601, `today`, `tomorrow`, `yesterday` and `+Nd`/`-Nd`/`+Nw`.
  */
 import { addDays, differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
-import { UsageError } from './errors.js';
+import { FieldError } from './errors.js';
 
 const RELATIVE = /^([+-])(\d{1,4})([dw])$/;
 
-/** A point in time from a command-line value (relative forms are local midnight of that day). */
-export function parseWhen(input: string, option: string, now = new Date()): Date {
+/**
+ * A point in time from an operator's value (relative forms are local midnight of that day); `field` names the value
+ * in the error (a FieldError: `--from` on the command line, `From` in the TUI).
+ */
+export function parseWhen(input: string, field: string, now = new Date()): Date {
   const v = input.trim().toLowerCase();
   const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   if (v === 'today') return midnight;
@@ -20,7 +23,7 @@ export function parseWhen(input: string, option: string, now = new Date()): Date
     const d = parseISO(input.trim());
     if (isValid(d)) return d;
   }
-  throw new UsageError(`${option} must be a date (YYYY-MM-DD, ISO 8601, today, tomorrow or +Nd), not "${input}".`);
+  throw new FieldError(field, `must be a date (YYYY-MM-DD, ISO 8601, today, tomorrow or +Nd), not "${input}"`);
 }
 
 /** Local calendar date `YYYY-MM-DD`. */
@@ -29,8 +32,8 @@ export function localDay(d: Date): string {
 }
 
 /** A command-line date as the operator's local calendar date. */
-export function parseDay(input: string, option: string, now = new Date()): string {
-  return localDay(parseWhen(input, option, now));
+export function parseDay(input: string, field: string, now = new Date()): string {
+  return localDay(parseWhen(input, field, now));
 }
 
 /** ISO 8601 UTC with `Z` (slot and appointment times). */
@@ -38,8 +41,8 @@ export function utcInstant(d: Date): string {
   return d.toISOString().replace(/\.000Z$/, 'Z');
 }
 
-export function parseInstant(input: string, option: string, now = new Date()): string {
-  return utcInstant(parseWhen(input, option, now));
+export function parseInstant(input: string, field: string, now = new Date()): string {
+  return utcInstant(parseWhen(input, field, now));
 }
 
 /**

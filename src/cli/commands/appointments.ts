@@ -116,7 +116,7 @@ export function appointmentsCommand(): Command {
               throw new UsageError(
                 `${flag(mixed)} cannot be used with --slot-json (the slot gives start, end, practitioner and service category).`,
               );
-            when = api.bookingFromSlot(api.parseSlotArg(readJsonArg(opts.slotJson, '--slot-json')));
+            when = api.bookingFromSlot(api.parseSlotArg(readJsonArg(opts.slotJson, '--slot-json'), 'slot'));
           } else {
             const missing = SLOT_FORM.find((k) => opts[k] === undefined);
             if (missing)
@@ -124,8 +124,8 @@ export function appointmentsCommand(): Command {
                 `${flag(missing)} is required: give --slot-json, or all of --start, --end, --practitioner and --service-category.`,
               );
             const { parseInstant } = await import('../../core/dates.js');
-            const start = parseInstant(opts.start!, '--start');
-            const end = parseInstant(opts.end!, '--end');
+            const start = parseInstant(opts.start!, 'start');
+            const end = parseInstant(opts.end!, 'end');
             if (end <= start) throw new UsageError(`--end (${end}) must be after --start (${start}).`);
             when = {
               start,

@@ -144,7 +144,7 @@ export function chatCommand(): Command {
           body = readJsonArg(opts.body, '--body');
         } else {
           const { parseWhen } = await import('../../core/dates.js');
-          body = api.buildReadMarker(await ctx.profile(), opts.at === undefined ? new Date() : parseWhen(opts.at, '--at'));
+          body = api.buildReadMarker(await ctx.profile(), opts.at === undefined ? new Date() : parseWhen(opts.at, 'at'));
         }
         const { parseBody, ReadMarker } = await import('../../core/schemas/index.js');
         body = parseBody(ReadMarker, body);

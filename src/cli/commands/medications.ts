@@ -75,8 +75,8 @@ async function order(ctx: Context, opts: OrderOptions): Promise<void> {
   const input: ReorderInput = {};
   if (opts.pharmacy !== undefined) input.pharmacy = bareId(opts.pharmacy, 'Organization', '--pharmacy');
   if (opts.quantity !== undefined) input.quantity = positiveNumber(opts.quantity, '--quantity');
-  if (opts.start !== undefined) input.start = parseDay(opts.start, '--start', now);
-  if (opts.end !== undefined) input.end = parseDay(opts.end, '--end', now);
+  if (opts.start !== undefined) input.start = parseDay(opts.start, 'start', now);
+  if (opts.end !== undefined) input.end = parseDay(opts.end, 'end', now);
   if (input.end !== undefined && input.end < (input.start ?? localDay(now)))
     throw new UsageError(
       input.start !== undefined

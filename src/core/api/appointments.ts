@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { Profile } from '../../profiles/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
 import { utcInstant } from '../dates.js';
-import { UsageError } from '../errors.js';
+import { FieldError } from '../errors.js';
+import { isFhirId } from '../ids.js';
 import {
   ACTOR_EXTENSION_URL,
   Appointment,
@@ -89,11 +90,11 @@ export interface SlotQuery {
 /** The A4 query of decisions.md §2; version-specific parameters used with the other version are usage errors. */
 export function slotQuery(profile: Profile, q: SlotQuery): Array<[string, string]> {
   const v = profile.appointmentApi;
-  if (v === '1.0.0' && q.schedule) throw new UsageError('--schedule needs appointment API 2.0.0; this profile uses 1.0.0.');
-  if (v === '1.0.0' && q.status) throw new UsageError('--status needs appointment API 2.0.0; this profile uses 1.0.0.');
+  if (v === '1.0.0' && q.schedule) throw new FieldError('schedule', 'needs appointment API 2.0.0; this profile uses 1.0.0');
+  if (v === '1.0.0' && q.status) throw new FieldError('status', 'needs appointment API 2.0.0; this profile uses 1.0.0');
   if (v === '2.0.0' && q.practitioners?.length)
-    throw new UsageError('--practitioner needs appointment API 1.0.0; this profile uses 2.0.0 (use --schedule).');
-  if (q.from > q.to) throw new UsageError(`--from (${q.from}) is after --to (${q.to}).`);
+    throw new FieldError('practitioner', 'needs appointment API 1.0.0; this profile uses 2.0.0 (use {schedule})');
+  if (q.from > q.to) throw new FieldError('from', `(${q.from}) is after {to} (${q.to})`);
   const query: Array<[string, string]> = [
     ['service-category', q.serviceCategory],
     ['schedule.date', `ge${q.from}`],
@@ -128,15 +129,16 @@ export interface BookInput {
   id?: string;
 }
 
-/** `1001` or `PractitionerRole/1001` → `PractitionerRole/1001`; a reference to another resource type is a usage error. */
-function ref(type: string, id: string, option: string): string {
+/**
+ * `1001` or `PractitionerRole/1001` → `PractitionerRole/1001`. The id must be a FHIR id (letters, digits, `-`, `.`,
+ * at most 64): `bad id!` would book `Patient/bad id!`. A reference to another resource type is refused too.
+ */
+export function typedReference(type: string, id: string, field: string): string {
   const value = id.trim();
-  if (!value.includes('/')) {
-    if (!value) throw new UsageError(`${option} must not be empty.`);
-    return `${type}/${value}`;
-  }
-  if (!new RegExp(`^${type}/[^/]+$`).test(value)) throw new UsageError(`${option} must be an id or ${type}/<id>, not "${id}".`);
-  return value;
+  if (!value) throw new FieldError(field, 'must not be empty');
+  const bare = value.startsWith(`${type}/`) ? value.slice(type.length + 1) : value;
+  if (!isFhirId(bare)) throw new FieldError(field, `must be an id or ${type}/<id> (letters, digits, - and .), not "${id}"`);
+  return `${type}/${bare}`;
 }
 
 /** `system|code` → a CodeableConcept; a bare code has no system. */
@@ -157,13 +159,13 @@ export function buildAppointment(profile: Profile, b: BookInput): AppointmentCre
     serviceCategory: b.serviceCategory,
     participant: [
       {
-        actor: { reference: ref('Patient', b.patient, '--patient'), ...(b.patientDisplay ? { display: b.patientDisplay } : {}) },
+        actor: { reference: typedReference('Patient', b.patient, 'patient'), ...(b.patientDisplay ? { display: b.patientDisplay } : {}) },
         required: 'required',
         status: 'accepted',
       },
       {
         actor: {
-          reference: ref('PractitionerRole', b.practitioner, '--practitioner'),
+          reference: typedReference('PractitionerRole', b.practitioner, 'practitioner'),
           ...(b.practitionerDisplay ? { display: b.practitionerDisplay } : {}),
         },
         required: 'required',
@@ -184,8 +186,8 @@ function toUtcZ(dateTime: string): string {
 /** Booking from a slot: start, end, service category and practitioner come from the slot (decisions.md §4). */
 export function bookingFromSlot(slot: Slot): Pick<BookInput, 'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'> {
   const actor = slotPractitioner(slot);
-  if (!actor) throw new UsageError(`Slot ${slot.id} has no ${ACTOR_EXTENSION_URL} extension naming its practitioner.`);
-  if (!slot.serviceCategory?.length) throw new UsageError(`Slot ${slot.id} has no serviceCategory.`);
+  if (!actor) throw new FieldError('slot', `names no practitioner (slot ${slot.id} has no ${ACTOR_EXTENSION_URL} extension)`);
+  if (!slot.serviceCategory?.length) throw new FieldError('slot', `names no service category (slot ${slot.id} has no serviceCategory)`);
   return {
     start: toUtcZ(slot.start),
     end: toUtcZ(slot.end),
@@ -204,8 +206,9 @@ export async function createAppointment(client: PdeskClient, body: unknown, o: P
 
 /** The A7 body of decisions.md §5. */
 export function buildCancellation(appointmentId: string, actor: string, comment: string): AppointmentResponseCreate {
-  if (!/^(Patient|PractitionerRole)\/[^/]+$/.test(actor))
-    throw new UsageError(`--actor must be Patient/<id> or PractitionerRole/<id>, not "${actor}".`);
+  const [type, id = ''] = actor.split('/', 2);
+  if ((type !== 'Patient' && type !== 'PractitionerRole') || !isFhirId(id) || actor !== `${type}/${id}`)
+    throw new FieldError('actor', `must be Patient/<id> or PractitionerRole/<id>, not "${actor}"`);
   return parseBody(AppointmentResponseCreate, {
     resourceType: 'AppointmentResponse',
     appointment: { reference: `Appointment/${appointmentId.replace(/^Appointment\//, '')}` },
@@ -223,16 +226,16 @@ export async function cancelAppointment(client: PdeskClient, body: unknown, o: P
 }
 
 /** A slot given on the command line (`--slot-json`): one Slot, or an array of exactly one, as `slots list --json` prints. */
-export function parseSlotArg(value: unknown, option = '--slot-json'): Slot {
+export function parseSlotArg(value: unknown, field = 'slot'): Slot {
   let v = value;
   let prefix = '$';
   if (Array.isArray(v)) {
-    if (v.length !== 1) throw new UsageError(`${option} must hold one Slot; the array has ${v.length}.`);
+    if (v.length !== 1) throw new FieldError(field, `must hold one Slot; the array has ${v.length}`);
     v = v[0];
     prefix = '$[0]';
   }
   const r = checkBody(Slot, v);
-  if (!r.ok) throw new UsageError(`${option} is not a valid Slot at ${r.path.replace(/^\$/, prefix)}: ${r.message}.`);
+  if (!r.ok) throw new FieldError(field, `is not a valid Slot at ${r.path.replace(/^\$/, prefix)}: ${r.message}`);
   return r.data;
 }
 

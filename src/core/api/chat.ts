@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { Profile } from '../../profiles/schema.js';
 import type { CallOptions, PdeskClient } from '../client.js';
 import { localNoOffset } from '../dates.js';
-import { UsageError } from '../errors.js';
+import { FieldError } from '../errors.js';
+import { isFhirId } from '../ids.js';
 import { ChatCommunication, EncounterClose, ReadMarker, parseBody } from '../schemas/index.js';
 
 export interface ChatInput {
@@ -26,15 +27,17 @@ export const communicationTypeSystem = (p: Profile) => `${p.namespaces.portal}.c
 export const encounterIdSystem = (p: Profile) => `${p.namespaces.practice}.encounter-id`;
 export const seenAtUrl = (p: Profile) => `${p.namespaces.portal}.ResourceSeenAt`;
 
-function checkRef(value: string, option: string): string {
-  if (!/^(#.+|[A-Za-z]+\/[^/\s]+)$/.test(value))
-    throw new UsageError(`${option} must be a reference like PractitionerRole/<id> or Patient/<id>, not "${value}".`);
+/** A chat participant: `Type/<id>` (a FHIR id) or a contained `#id`. */
+function checkRef(value: string, field: string): string {
+  const slash = value.indexOf('/');
+  const ok = /^#.+$/.test(value) || (slash > 0 && /^[A-Za-z]+$/.test(value.slice(0, slash)) && isFhirId(value.slice(slash + 1)));
+  if (!ok) throw new FieldError(field, `must be a reference like PractitionerRole/<id> or Patient/<id>, not "${value}"`);
   return value;
 }
 
 export function parseAttachment(value: string): { contentType: string; title: string } {
   const i = value.indexOf(':');
-  if (i <= 0 || i === value.length - 1) throw new UsageError(`--attachment must be <contentType>:<title>, not "${value}".`);
+  if (i <= 0 || i === value.length - 1) throw new FieldError('attachment', `must be <contentType>:<title>, not "${value}"`);
   return { contentType: value.slice(0, i), title: value.slice(i + 1) };
 }
 
@@ -49,9 +52,9 @@ export function buildChatMessage(profile: Profile, m: ChatInput): ChatCommunicat
     status: 'completed',
     payload: [{ contentString: m.text, ...(m.attachment ? { contentAttachment: parseAttachment(m.attachment) } : {}) }],
     encounter: { identifier: [{ system: encounterIdSystem(profile), value: m.thread }] },
-    recipient: [{ reference: checkRef(m.recipient, '--recipient') }],
-    sender: [{ reference: checkRef(m.sender, '--sender') }],
-    subject: [{ reference: checkRef(m.subject, '--subject') }],
+    recipient: [{ reference: checkRef(m.recipient, 'recipient') }],
+    sender: [{ reference: checkRef(m.sender, 'sender') }],
+    subject: [{ reference: checkRef(m.subject, 'subject') }],
     category: [{ coding: [{ system: communicationTypeSystem(profile), code: 'chat' }] }],
   });
 }

@@ -5,7 +5,8 @@
 import type { Profile } from '../../profiles/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
 import { addDaysToDay, daysBetween, localDay, withOffset } from '../dates.js';
-import { UsageError } from '../errors.js';
+import { FieldError } from '../errors.js';
+import { isFullToken } from '../tokens.js';
 import {
   MedicationRequest,
   MedicationRequestCreate,
@@ -58,12 +59,12 @@ export function buildReorder(profile: Profile, r: MedicationRequest, input: Reor
   const length = stated >= 0 ? stated : 30;
   const start = input.start ?? localDay(now);
   const end = input.end ?? addDaysToDay(start, length);
-  if (end < start) throw new UsageError(`--end (${end}) is before --start (${start}).`);
+  if (end < start) throw new FieldError('end', `(${end}) is before {start} (${start})`);
   const quantity = r.dispenseRequest?.initialFill?.quantity;
   if (!quantity && input.quantity === undefined)
-    throw new UsageError(`Medication request ${r.id} has no dispenseRequest.initialFill.quantity: give --quantity.`);
+    throw new FieldError('quantity', `is needed: medication request ${r.id} has no dispenseRequest.initialFill.quantity`);
   const performer = input.pharmacy ? { reference: `Organization/${input.pharmacy.replace(/^Organization\//, '')}` } : r.performer;
-  if (!performer) throw new UsageError(`Medication request ${r.id} names no pharmacy: give --pharmacy.`);
+  if (!performer) throw new FieldError('pharmacy', `is needed: medication request ${r.id} names none`);
   return parseBody(MedicationRequestCreate, {
     resourceType: 'MedicationRequest',
     status: 'draft',
@@ -88,8 +89,9 @@ export async function orderMedication(client: PdeskClient, body: unknown, o: Pic
 
 /** `system|value` pairs for M4; the identifier is required. */
 export function pharmacyQuery(identifiers: string[]): Array<[string, string]> {
-  if (identifiers.length === 0) throw new UsageError('--identifier is required: give at least one <system>|<value>.');
-  for (const i of identifiers) if (!/^[^|,]+\|[^|,]+$/.test(i)) throw new UsageError(`--identifier must be <system>|<value>, not "${i}".`);
+  if (identifiers.length === 0) throw new FieldError('identifier', 'is required: give at least one <system>|<value>');
+  for (const i of identifiers)
+    if (!isFullToken(i) || i.includes(',')) throw new FieldError('identifier', `must be <system>|<value>, not "${i}"`);
   return [['identifier', identifiers.join(',')]];
 }
 
