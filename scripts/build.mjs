@@ -1,5 +1,5 @@
 // Bundle src/ into dist/ with esbuild: one ESM chunk for the CLI, split chunks for the TUI (Ink, React) and
-// the sandbox, so that scripted subcommands never load Ink/React (start-up: DEVELOPERS.md).
+// the sandbox, so that scripted subcommands never load Ink/React (DEVELOPERS.md, "Stack notes").
 import { build } from 'esbuild';
 import { renameSync, rmSync } from 'node:fs';
 

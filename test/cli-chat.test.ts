@@ -230,8 +230,15 @@ describe('chat mark-read (C2) and close (C4)', () => {
         resourceType: 'Encounter',
         id: 'enc-100',
         status: 'finished',
+        // FHIR R4 requires class on an Encounter: a portal on a FHIR server may refuse a close without it.
+        class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'VR', display: 'virtual' },
         identifier: [{ system: 'practice.example.encounter-id', value: 'enc-100' }],
       },
+    });
+    expect(e.sandbox.state.encounters.get('enc-100')?.closedBy?.class).toEqual({
+      system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode',
+      code: 'VR',
+      display: 'virtual',
     });
     expect(e.sandbox.state.encounters.get('enc-100')?.status).toBe('finished');
     const threads = (await e.run(['chat', 'threads', '--json'])).json();

@@ -2,8 +2,11 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { buildEncounterClose } from '../src/core/api/chat.js';
 import { type StoreRecord, openThreadStore } from '../src/core/threads/index.js';
 import { startReceiver } from '../src/listen/receiver.js';
+import { Profile } from '../src/profiles/schema.js';
+import { sandboxProfile } from '../src/sandbox/profile.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -149,6 +152,40 @@ describe('startReceiver', () => {
       expect(answers[0], `${method} ${path}`).toEqual(answers[1]);
     }
     expect(store.view.count).toBe(0);
+    await sandbox.close();
+    await receiver.close();
+    await store.close();
+  });
+
+  it('both receivers take a C4 with the class pdesk sends and one without it, and keep the body as sent (decisions.md §7)', async () => {
+    dir = tempDir('pdesk-receiver-');
+    const store = openThreadStore(dir, 'desk');
+    const records: StoreRecord[] = [];
+    const receiver = await startReceiver({ port: 0, store, onRecord: (r) => records.push(r) });
+    const sandbox = await startSandbox({ port: 0 });
+    const withClass = buildEncounterClose(Profile.parse(sandboxProfile('http://127.0.0.1:1')), 'enc-c');
+    expect(withClass.class).toEqual({ system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'VR', display: 'virtual' });
+    const withoutClass = {
+      resourceType: 'Encounter',
+      id: 'enc-n',
+      status: 'finished',
+      identifier: [{ system: 'practice.example.encounter-id', value: 'enc-n' }],
+    };
+    for (const base of [receiver.url, sandbox.url]) {
+      for (const body of [withClass, withoutClass]) {
+        const r = await request(`${base}/portal/Encounter/${body.id}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/fhir+json' },
+          body: JSON.stringify(body),
+        });
+        expect(r.statusCode, `${base} ${body.id}`).toBe(200);
+        expect(await r.body.json()).toEqual(body);
+      }
+    }
+    expect(records.map((r) => (r as { resource: unknown }).resource)).toEqual([withClass, withoutClass]);
+    expect(sandbox.state.encounters.get('enc-c')?.closedBy).toEqual(withClass);
+    expect(sandbox.state.encounters.get('enc-n')?.closedBy).toEqual(withoutClass);
+    expect(store.view.isClosed('enc-c') && store.view.isClosed('enc-n')).toBe(true);
     await sandbox.close();
     await receiver.close();
     await store.close();

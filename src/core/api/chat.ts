@@ -66,12 +66,16 @@ export function buildReadMarker(profile: Profile, at: Date = new Date()): ReadMa
   ]);
 }
 
-/** The C4 Encounter of decisions.md §7. */
+/**
+ * The C4 Encounter of decisions.md §7. `class` is not in the interface, but FHIR R4 requires it on an Encounter and a
+ * portal built on a FHIR server may refuse a close without it; a chat is a virtual encounter (ActCode VR).
+ */
 export function buildEncounterClose(profile: Profile, encounterId: string): EncounterClose {
   return parseBody(EncounterClose, {
     resourceType: 'Encounter',
     id: encounterId,
     status: 'finished',
+    class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'VR', display: 'virtual' },
     identifier: [{ system: encounterIdSystem(profile), value: encounterId }],
   });
 }

@@ -41,6 +41,10 @@ export const ReadMarkerOp = z.looseObject({
 export const ReadMarker = z.union([z.array(ReadMarkerOp).min(1), ReadMarkerOp.transform((op) => [op])]);
 export type ReadMarker = z.infer<typeof ReadMarker>;
 
+/**
+ * The C4 body. `class` (FHIR R4's, which pdesk sends: decisions.md §7) is not in the interface, so a receiver takes
+ * the body with or without it and keeps it as sent, like any other field the interface does not name.
+ */
 export const EncounterClose = z.looseObject({
   resourceType: z.literal('Encounter'),
   id: IdString,
