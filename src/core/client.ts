@@ -7,7 +7,7 @@ import type { Profile } from '../profiles/schema.js';
 import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
-import { ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
+import { ConfigError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON } from './ops.js';
@@ -50,11 +50,40 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * One HTTP exchange as the client saw it, every secret redacted (URL, headers, bodies): what `observe` gets.
+ * `pdesk check` attaches these to the check that made them; a trace file records them.
+ */
+export interface Exchange {
+  op?: OpId;
+  party: Party;
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  /** ISO 8601 instant the request started. */
+  startedAt: string;
+  /** Whole time, retries included. */
+  ms: number;
+  /** Requests sent, retries included (unknown after a network error). */
+  attempts?: number;
+  /** The answer; absent when there was none (network error, time-out, abandoned). */
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  /** Why there is no answer. */
+  error?: { name: string; message: string; code?: string };
+}
+
 export interface ClientOptions {
   dryRun?: boolean;
   log?: (line: string) => void;
   transport?: Transport;
   signal?: AbortSignal;
+  /** Called once per HTTP exchange (answered or not), secrets redacted. Nothing is built when unset. */
+  observe?: (e: Exchange) => void;
+  /** Send GET only: any other method is refused before it is sent (ConfigError, exit 3). */
+  readOnly?: boolean;
 }
 
 /** `content-type` → `Content-Type` for --verbose lines (curl style). */
@@ -171,6 +200,8 @@ export class PdeskClient {
     o: { readForWrite?: boolean; signal?: AbortSignal },
   ): Promise<ApiResult> {
     const { party, ...desc } = d;
+    if (this.opts.readOnly && d.method !== 'GET')
+      throw new ConfigError(`Refusing to send ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}: only GET requests are sent here.`);
     if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) throw new DryRunResult(this.describe(desc));
     const log = this.opts.log;
     const bodyText = d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body);
@@ -178,6 +209,8 @@ export class PdeskClient {
       log(`→ ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}${bodyText ? ` (${kB(Buffer.byteLength(bodyText))})` : ''}`);
       for (const [k, v] of Object.entries(redactHeaders(d.headers))) log(`  ${headerName(k)}: ${v}`);
     }
+    const observe = this.opts.observe;
+    const started = observe ? Date.now() : 0;
     let res: import('./transport.js').RawResponse;
     try {
       res = await this.transport.request({
@@ -189,6 +222,18 @@ export class PdeskClient {
         signal: o.signal ?? this.opts.signal,
       });
     } catch (e) {
+      if (observe) {
+        const err = e as { name?: string; message?: string; code?: unknown };
+        observe({
+          ...this.exchangeRequest(d, bodyText, started),
+          ms: Date.now() - started,
+          error: {
+            name: err?.name ?? 'Error',
+            message: redact(err?.message ?? String(e)),
+            ...(typeof err?.code === 'string' ? { code: err.code } : {}),
+          },
+        });
+      }
       // Say what to check: the server, and which setting of which profile points at it.
       if (e instanceof NetworkError && e.code !== 'ABORTED')
         e.details.push(
@@ -196,6 +241,15 @@ export class PdeskClient {
         );
       throw e;
     }
+    if (observe)
+      observe({
+        ...this.exchangeRequest(d, bodyText, started),
+        ms: res.ms,
+        attempts: res.attempts,
+        status: res.status,
+        responseHeaders: redactHeaders(res.headers),
+        responseBody: redact(res.text),
+      });
     log?.(
       `← ${statusLine(res.status)} (${res.ms} ms, ${kB(Buffer.byteLength(res.text))}${res.attempts > 1 ? `, ${res.attempts} attempts` : ''})`,
     );
@@ -231,6 +285,19 @@ export class PdeskClient {
         excerpt(redact(res.text)),
       ]);
     return { status: res.status, headers: res.headers, body };
+  }
+
+  /** The request half of an Exchange, redacted. */
+  private exchangeRequest(d: RequestDescription & { party: Party }, bodyText: string | undefined, started: number) {
+    return {
+      ...(d.op ? { op: d.op } : {}),
+      party: d.party,
+      method: d.method,
+      url: redact(d.url),
+      requestHeaders: redactHeaders(d.headers),
+      ...(bodyText === undefined ? {} : { requestBody: redact(bodyText) }),
+      startedAt: new Date(started).toISOString(),
+    };
   }
 
   async close(): Promise<void> {

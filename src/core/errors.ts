@@ -15,6 +15,8 @@ export const ExitCode = {
   client: 4,
   server: 5,
   contract: 6,
+  /** `pdesk check` / `pdesk doctor` ran, and at least one check failed or errored. */
+  checks: 7,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
