@@ -103,6 +103,18 @@ export const Profile = z.strictObject({
     .strictObject({ connectMs: z.number().int().positive().optional(), requestMs: z.number().int().positive().optional() })
     .optional(),
   retries: z.strictObject({ max: z.number().int().min(0).max(10).optional() }).optional(),
+  /** Defaults for `pdesk check` (cli.md "Live systems"): the options of the same names override them. */
+  check: z
+    .strictObject({
+      serviceCategory: z
+        .string()
+        .regex(/^[^|]+\|[^|]+$/, 'expected <system>|<code>')
+        .optional(),
+      patient: NonEmpty.optional(),
+      encounter: NonEmpty.optional(),
+      email: z.string().email('expected an email address').optional(),
+    })
+    .optional(),
 });
 export type Profile = z.infer<typeof Profile>;
 export type ProfileInput = z.input<typeof Profile>;
