@@ -4,6 +4,8 @@ import { apiCommand } from './api.js';
 import { appointmentTypesCommand } from './appointment-types.js';
 import { appointmentsCommand } from './appointments.js';
 import { chatCommand } from './chat.js';
+import { checkCommand } from './check.js';
+import { doctorCommand } from './doctor.js';
 import { listenCommand } from './listen.js';
 import { medicationsCommand } from './medications.js';
 import { notificationsCommand } from './notifications.js';
@@ -29,5 +31,7 @@ export const commands: Array<() => Command> = [
   notificationsCommand,
   listenCommand,
   sandboxCommand,
+  checkCommand,
+  doctorCommand,
   tuiCommand,
 ];
