@@ -44,8 +44,15 @@ const oauthPending = new Map<string, Promise<string>>();
 
 type OAuthConfig = Extract<AuthConfig, { type: 'oauth2-client-credentials' }>;
 
+const cacheKey = (auth: OAuthConfig) => `${auth.tokenUrl}|${auth.clientId}|${auth.scope ?? ''}`;
+
+/** When the cached OAuth2 token of `auth` expires (ms since the epoch), if one was obtained: `pdesk doctor` shows its lifetime. */
+export function oauthTokenExpiry(auth: OAuthConfig): number | undefined {
+  return oauthCache.get(cacheKey(auth))?.expiresAt;
+}
+
 function oauthToken(auth: OAuthConfig, what: string, tls?: TlsFiles): Promise<string> {
-  const key = `${auth.tokenUrl}|${auth.clientId}|${auth.scope ?? ''}`;
+  const key = cacheKey(auth);
   const cached = oauthCache.get(key);
   if (cached && cached.expiresAt > Date.now() + 30_000) return Promise.resolve(cached.token);
   let pending = oauthPending.get(key);
