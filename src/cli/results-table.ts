@@ -51,7 +51,7 @@ function rowText(r: Row, s?: TableStyle): string {
   }
   const m = r.messages.find((x) => x.type === 'error') ?? r.messages[0];
   const first = m ? `${m.path ? `${m.path}: ` : ''}${m.text}` : '';
-  return `${r.result.padEnd(5)} ${first}`;
+  return `${r.result} ${first}`;
 }
 
 export function areaHeading(area: string, s: TableStyle): string {

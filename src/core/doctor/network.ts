@@ -100,7 +100,7 @@ export function probeTls(u: URL, tls: TlsFiles | undefined, timeoutMs: number, n
     socket.once('secureConnect', () => {
       const cert = socket.getPeerCertificate();
       const messages: CheckMessage[] = [];
-      if (!cert || !cert.valid_to) {
+      if (!cert?.valid_to) {
         done({ ok: false, messages: [{ type: 'error', text: `${u.host} presented no certificate.` }] });
         return;
       }
@@ -110,7 +110,9 @@ export function probeTls(u: URL, tls: TlsFiles | undefined, timeoutMs: number, n
         type: 'info',
         text: `certificate of ${u.host}: subject ${name(cert.subject)}, issuer ${name(cert.issuer)}, valid until ${new Date(expires).toISOString().slice(0, 10)}.`,
       });
-      if (expires <= now) messages.push({ type: 'error', text: `the certificate of ${u.host} expired ${Math.max(1, -days)} days ago.` });
+      const ago = Math.max(1, Math.floor((now - expires) / DAY_MS));
+      if (expires <= now)
+        messages.push({ type: 'error', text: `the certificate of ${u.host} expired ${ago} day${ago === 1 ? '' : 's'} ago.` });
       else if (days < DOCTOR_LIMITS.certificateDays)
         messages.push({
           type: 'warning',
