@@ -156,11 +156,15 @@ async function partySteps(profile: Profile, party: Party, client: PdeskClient, e
     const all = await Promise.all(urls.map(probe));
     return { ok: all.every((p) => p.ok), messages: all.flatMap((p) => p.messages) };
   };
-  const dns = await probeAll((u) => probeDns(u, timeoutMs));
-  await step(`${party}-dns`, area, titles.dns!, () => ({ messages: dns.messages }));
+  let dnsOk = false;
+  await step(`${party}-dns`, area, titles.dns!, async () => {
+    const dns = await probeAll((u) => probeDns(u, timeoutMs));
+    dnsOk = dns.ok;
+    return { messages: dns.messages };
+  });
   let tcpOk = false;
   await step(`${party}-tcp`, area, titles.tcp!, async () => {
-    if (!dns.ok) return { result: 'skip', reason: `needs ${party}-dns` };
+    if (!dnsOk) return { result: 'skip', reason: `needs ${party}-dns` };
     const tcp = await probeAll((u) => probeTcp(u, timeoutMs));
     tcpOk = tcp.ok;
     return { messages: tcp.messages };
