@@ -49,11 +49,14 @@ try {
     { runs: 9, warmup: 2 },
   );
   const rows = Object.entries(r).map(([name, t]) => ({ name, medianMs: +t.median.toFixed(1), p95Ms: +t.p95.toFixed(1) }));
-  for (const row of rows) console.log(`${row.name.padEnd(36)} median ${String(row.medianMs).padStart(7)} ms  p95 ${String(row.p95Ms).padStart(7)} ms`);
+  for (const row of rows)
+    console.log(`${row.name.padEnd(36)} median ${String(row.medianMs).padStart(7)} ms  p95 ${String(row.p95Ms).padStart(7)} ms`);
   const one = rows[0].medianMs;
   const five = rows[1].medianMs;
   const ratio = +(five / one).toFixed(2);
-  console.log(`budget: one profile ${one} ms (< 3000 ms: ${one < 3000 ? 'ok' : 'OVER'}), ${PROFILES} profiles ${ratio}x one (< 2x: ${ratio < 2 ? 'ok' : 'OVER'})`);
+  console.log(
+    `budget: one profile ${one} ms (< 3000 ms: ${one < 3000 ? 'ok' : 'OVER'}), ${PROFILES} profiles ${ratio}x one (< 2x: ${ratio < 2 ? 'ok' : 'OVER'})`,
+  );
   console.log(JSON.stringify({ name: 'check', rows, budget: { oneMs: { value: one, max: 3000 }, allProfiles: { ratio, max: 2 } } }));
 } finally {
   for (const s of sandboxes) s.child.kill('SIGTERM');
