@@ -344,7 +344,7 @@ export const appointmentChecks = [
     async run(c) {
       const b = c.data.booking;
       if (b?.state !== 'created') return c.needsEarlier('A6-book', 'a booking');
-      const res = await c.run.settings.client.call('A7', {
+      const res = await c.client.call('A7', {
         body: buildCancellation(b.id, typedReference('Patient', c.input('patient'), 'patient'), CHECK_TEXT.cancel),
         signal: c.signal,
       });
