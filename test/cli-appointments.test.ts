@@ -306,7 +306,7 @@ describe.each([
         ],
         [
           ['appointments', 'book', '--comment', 'c', '--body', file('x.json', { resourceType: 'Appointment' })],
-          /^pdesk: --comment cannot be used with --body/,
+          /^pdesk: --body sends a complete Appointment as is and cannot be combined with --comment\./,
         ],
         [
           ['appointments', 'book', '--body', file('bad-appt.json', { resourceType: 'Appointment', id: 'a', status: 'booked' })],

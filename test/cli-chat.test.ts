@@ -130,7 +130,7 @@ describe('chat send (C1) and reply (C3)', () => {
     expect(badAtt.stderr).toMatch(/--attachment/);
     const mixed = await e.run(['chat', 'send', '--body', '-', '--text', 'x'], { input: '{}' });
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toMatch(/--text cannot be used with --body/);
+    expect(mixed.stderr).toMatch(/^pdesk: --body sends a complete Communication as is and cannot be combined with --text\.$/m);
     const invalidBody = await e.run(['chat', 'send', '--body', '-'], { input: JSON.stringify({ resourceType: 'Communication', id: 'x' }) });
     expect(invalidBody.code).toBe(2);
     expect(invalidBody.stderr).toMatch(/request body is invalid at \$\.identifier/);

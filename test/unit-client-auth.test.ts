@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PdeskClient } from '../src/core/client.js';
+import { DryRunStop, PdeskClient, type RequestDescription } from '../src/core/client.js';
 import { ConfigError, ContractError, ExitCode, HttpError, type PdeskError } from '../src/core/errors.js';
 import { validateProfile } from '../src/profiles/store.js';
 import { closeAfterEach, stubServer } from './helpers/http.js';
@@ -39,6 +39,17 @@ async function failure(p: Promise<unknown>): Promise<Error> {
   );
   expect(e).toBeInstanceOf(Error);
   return e as Error;
+}
+
+/** The DryRunStop a --dry-run client stops with (control flow, not an Error). */
+async function dryRunStop(p: Promise<unknown>): Promise<DryRunStop> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(DryRunStop);
+  expect(e).not.toBeInstanceOf(Error);
+  return e as DryRunStop;
 }
 
 describe('a credential the server echoes back is redacted in the error itself (the TUI shows these lines too)', () => {
@@ -88,10 +99,12 @@ describe('a credential in a profile header', () => {
       },
       'test',
     );
-    const c = new PdeskClient(profile, { dryRun: true });
+    const seen: RequestDescription[] = [];
+    const c = new PdeskClient(profile, { dryRun: true, onDryRun: (r) => seen.push(r) });
     closeAfterEach(c);
-    const e = (await failure(c.call('A2'))) as Error & { request: { headers: Record<string, string> } };
-    expect(e.request.headers).toMatchObject({ 'X-Auth-Token': '***', 'Ocp-Apim-Subscription-Key': '***', 'X-Api-Version': '2.0.0' });
+    const stop = await dryRunStop(c.call('A2'));
+    expect(seen).toEqual([stop.request]);
+    expect(stop.request.headers).toMatchObject({ 'X-Auth-Token': '***', 'Ocp-Apim-Subscription-Key': '***', 'X-Api-Version': '2.0.0' });
   });
 
   it('is redacted when a server echoes it back', async () => {
@@ -189,12 +202,12 @@ describe('oauth2-client-credentials', () => {
       },
       'test',
     );
-    const c = new PdeskClient(profile, { dryRun: true });
+    const seen: RequestDescription[] = [];
+    const c = new PdeskClient(profile, { dryRun: true, onDryRun: (r) => seen.push(r) });
     closeAfterEach(c);
-    const e = (await failure(c.call('M3', { body: { resourceType: 'MedicationRequest' } }))) as Error & {
-      request: { headers: Record<string, string> };
-    };
-    expect(e.request.headers.authorization).toBe('Bearer ***');
+    const stop = await dryRunStop(c.call('M3', { body: { resourceType: 'MedicationRequest' } }));
+    expect(seen).toEqual([stop.request]);
+    expect(stop.request.headers.authorization).toBe('Bearer ***');
     expect(s.seen).toEqual([]);
     await c.call('M2', { params: { id: 'mr-1' }, readForWrite: true });
     expect(s.seen.map((r) => r.url)).toEqual(['/token', '/MedicationRequest/mr-1']);

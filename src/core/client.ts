@@ -7,7 +7,7 @@ import type { Profile } from '../profiles/schema.js';
 import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
-import { ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
+import { ContractError, HttpError, NetworkError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON } from './ops.js';
@@ -25,13 +25,13 @@ export interface RequestDescription {
   body?: unknown;
 }
 
-/** Thrown instead of sending under --dry-run; carries the request that would have been sent (exit 0). */
-export class DryRunResult extends PdeskError {
-  readonly request: RequestDescription;
-  constructor(request: RequestDescription) {
-    super('dry run: nothing was sent', ExitCode.ok);
-    this.request = request;
-  }
+/**
+ * Control flow, not an error: under --dry-run the client hands the request it would have sent to
+ * `ClientOptions.onDryRun`, then throws this to stop the command before anything is sent or printed as done.
+ * The entry point ends the run with exit 0 when it sees it; the request rides along for callers without a sink.
+ */
+export class DryRunStop {
+  constructor(readonly request: RequestDescription) {}
 }
 
 export interface ApiResult {
@@ -52,9 +52,13 @@ export interface CallOptions {
 
 export interface ClientOptions {
   dryRun?: boolean;
+  /** Under dryRun: receives each request that would have been sent (redacted), before DryRunStop is thrown. */
+  onDryRun?: (request: RequestDescription) => void;
   log?: (line: string) => void;
   transport?: Transport;
   signal?: AbortSignal;
+  /** Where the variables a profile names (tokenEnv, passwordEnv, clientSecretEnv) are read; the process's by default. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** `content-type` → `Content-Type` for --verbose lines (curl style). */
@@ -122,6 +126,7 @@ export class PdeskClient {
     if (contentType) setHeader(h, 'content-type', contentType);
     const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party, this.tls(party), {
       offline: !willSend,
+      env: this.opts.env,
     });
     if (auth) setHeader(h, 'authorization', auth);
     return h;
@@ -171,7 +176,11 @@ export class PdeskClient {
     o: { readForWrite?: boolean; signal?: AbortSignal },
   ): Promise<ApiResult> {
     const { party, ...desc } = d;
-    if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) throw new DryRunResult(this.describe(desc));
+    if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) {
+      const request = this.describe(desc);
+      this.opts.onDryRun?.(request);
+      throw new DryRunStop(request);
+    }
     const log = this.opts.log;
     const bodyText = d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body);
     if (log) {

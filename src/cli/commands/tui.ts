@@ -23,7 +23,7 @@ export function tuiCommand(): Command {
     .action(
       action(async (ctx, opts: { sandbox?: boolean; listen?: string | boolean }) => {
         const { UsageError } = await import('../../core/errors.js');
-        if (!process.stdin.isTTY || !process.stdout.isTTY)
+        if (!ctx.io.stdinIsTTY || !ctx.io.stdoutIsTTY)
           throw new UsageError('pdesk tui needs a terminal: standard input and output must both be a TTY.', NOT_A_TTY_HINT);
         let listen: number | true | undefined;
         if (opts.listen === true) listen = true;
