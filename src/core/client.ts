@@ -247,24 +247,55 @@ export class PdeskClient {
   }
 }
 
-/** Read every page of a list until `limit` resources (0 = no limit), parsing each page with `parsePage`. */
+/** The most pages one list reads, whatever --limit says: a server that pages without end is stopped here (exit 6). */
+export const MAX_PAGES = 10_000;
+/** Empty pages in a row, each with a `next` link, after which a server is taken to page without end (exit 6). */
+export const MAX_EMPTY_PAGES = 10;
+
+export interface PageBounds {
+  maxPages?: number;
+  maxEmptyPages?: number;
+}
+
+/**
+ * Read every page of a list until `limit` resources (0 = no limit), parsing each page with `parsePage`. Pages are
+ * bounded as well as resources: a `next` link seen before ends the list, and a server that keeps sending `next`
+ * links (empty pages, or more than MAX_PAGES pages) is a ContractError naming how many pages it sent.
+ */
 export async function readPages<T>(
   client: PdeskClient,
   opId: OpId,
   first: CallOptions,
   parsePage: (body: unknown) => { items: T[]; next?: string },
   limit = DEFAULT_LIMIT,
+  bounds: PageBounds = {},
 ): Promise<T[]> {
+  const maxPages = bounds.maxPages ?? MAX_PAGES;
+  const maxEmpty = bounds.maxEmptyPages ?? MAX_EMPTY_PAGES;
   const out: T[] = [];
   let res: ApiResult | undefined = await client.call(opId, first);
   const seen = new Set<string>();
+  let pages = 0;
+  let emptyInARow = 0;
   while (res) {
+    pages += 1;
     const page = parsePage(res.body);
     for (const item of page.items) {
       if (limit > 0 && out.length >= limit) return out;
       out.push(item);
     }
     if (!page.next || (limit > 0 && out.length >= limit) || seen.has(page.next)) break;
+    emptyInARow = page.items.length ? 0 : emptyInARow + 1;
+    if (emptyInARow >= maxEmpty)
+      throw new ContractError(
+        '$.link',
+        `the server sent ${emptyInARow} empty pages in a row, each with a new next link (it pages without end)`,
+        [`${pages} pages read; ${out.length} resources so far. Nothing more was asked for.`],
+      );
+    if (pages >= maxPages)
+      throw new ContractError('$.link', `the server still sends a next link after ${pages} pages (pdesk reads at most ${maxPages})`, [
+        `${out.length} resources read. Narrow the search, or use --limit to read fewer.`,
+      ]);
     seen.add(page.next);
     res = await client.next(opId, page.next, { signal: first.signal });
   }
