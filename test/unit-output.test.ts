@@ -1,7 +1,10 @@
 /** Output formats (src/cli/output.ts): tables fit the terminal width, server text is sanitised, JSON/NDJSON. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Column, renderJson, renderRecord, renderTable } from '../src/cli/output.js';
+import { type Column, MAX_JSON_DEPTH, renderJson, renderRecord, renderTable, safeJson, tooDeep } from '../src/cli/output.js';
+import { ContractError, ExitCode } from '../src/core/errors.js';
+import { stubServer } from './helpers/http.js';
+import { run, tempDir, writeProfiles } from './helpers/run.js';
 
 interface Row {
   a: string;
@@ -128,5 +131,83 @@ describe('Context stderr', () => {
       process.stderr.write = original;
     }
     expect(written.join('')).toBe('pdesk listen: could not store POST /portal/xy: token ***\nsecond line\n');
+  });
+});
+
+describe('JSON output of an answer nested absurdly deep', () => {
+  const nest = (levels: number): unknown => {
+    let v: unknown = 'bottom';
+    for (let i = 0; i < levels; i++) v = { a: v };
+    return v;
+  };
+
+  it('safeJson names the path of a value nested more than MAX_JSON_DEPTH levels (exit 6), without recursing', () => {
+    let error: unknown;
+    try {
+      safeJson({ entry: [{ resource: { deep: nest(100_000) } }] }, true);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as ContractError).exitCode).toBe(ExitCode.contract);
+    expect((error as ContractError).path).toBe('$.entry[0].resource.deep.a.a….a');
+    expect((error as ContractError).message).toBe(
+      `The server's answer does not match the interface at $.entry[0].resource.deep.a.a….a: the value is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+    );
+    expect(tooDeep(nest(MAX_JSON_DEPTH + 1))).toHaveLength(MAX_JSON_DEPTH);
+    expect(tooDeep([nest(3)], 3)).toEqual([0, 'a', 'a']);
+  });
+
+  it('a value exactly MAX_JSON_DEPTH levels deep prints as JSON.stringify prints it', () => {
+    const v = nest(MAX_JSON_DEPTH - 1);
+    expect(tooDeep(v)).toBeUndefined();
+    expect(safeJson(v, true)).toBe(JSON.stringify(v, null, 2));
+    expect(safeJson(v)).toBe(JSON.stringify(v));
+  });
+
+  it('a table cell of a nested value copes: renderRecord shows that it is too deep instead of crashing', () => {
+    const out = renderRecord({ id: 'x', deep: nest(100_000) }, 100).split('\n');
+    expect(out).toEqual(['id    x', `deep  (nested more than ${MAX_JSON_DEPTH} levels deep)`]);
+  });
+});
+
+describe('a command printing an answer nested 100,000 levels deep (stub server: a real one cannot send it)', () => {
+  // Written as text: JSON.stringify itself cannot serialise it.
+  const deep = `${'['.repeat(100_000)}"bottom"${']'.repeat(100_000)}`;
+  const deepAppointment = `{"resourceType":"Appointment","id":"a1","status":"booked","extension":[{"url":"urn:x","valueDeep":${deep}}]}`;
+
+  async function stubProfile(): Promise<{ dir: string; received: () => number }> {
+    const s = await stubServer((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/fhir+json' });
+      res.end(`{"resourceType":"Bundle","entry":[{"resource":${deepAppointment}}]}`);
+    });
+    const dir = tempDir();
+    writeProfiles(dir, [
+      { name: 'stub', namespaces: { portal: 'p', practice: 'q' }, practice: { baseUrl: s.url }, portal: { baseUrl: s.url } },
+    ]);
+    return { dir, received: () => s.received.length };
+  }
+
+  it('--json exits 6 naming the path, never 1; --output ndjson too', async () => {
+    const { dir } = await stubProfile();
+    for (const format of [['--json'], ['--output', 'ndjson']]) {
+      const r = await run(['appointments', 'list', ...format], { configDir: dir });
+      expect(r.code, r.stderr).toBe(6);
+      expect(r.stderr.split('\n')[0]).toMatch(
+        /^pdesk: The server's answer does not match the interface at \$\[0\]\.extension\[0\]\.valueDeep\[0\]\[0\]…\[0\]: the value is nested more than 1000 levels deep\.$/,
+      );
+      expect(r.stderr).not.toContain('Maximum call stack');
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('the table copes (exit 0 with the data); pdesk api exits 6 as --json does', async () => {
+    const { dir } = await stubProfile();
+    const table = await run(['appointments', 'list', '--output', 'table'], { configDir: dir });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.split('\n')[1]).toMatch(/^a1\s+booked/);
+    const api = await run(['api', 'GET', '/Appointment'], { configDir: dir });
+    expect(api.code).toBe(6);
+    expect(api.stderr).toContain('nested more than 1000 levels deep');
   });
 });
