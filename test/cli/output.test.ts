@@ -112,28 +112,6 @@ describe('renderJson on a terminal', () => {
   });
 });
 
-describe('Context stderr', () => {
-  it('ctx.err strips control sequences and redacts registered secrets (stderr may carry untrusted text)', async () => {
-    const { Command } = await import('commander');
-    const { Context } = await import('../../src/cli/context.js');
-    const { registerSecret } = await import('../../src/core/redact.js');
-    registerSecret('unit-err-S3CRET-4f2a');
-    const ctx = new Context(new Command('x'));
-    const written: string[] = [];
-    const original = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
-    try {
-      ctx.err('pdesk listen: could not store POST /portal/\u001b]0;pwned\u0007x\u009b2Jy: token unit-err-S3CRET-4f2a\nsecond line');
-    } finally {
-      process.stderr.write = original;
-    }
-    expect(written.join('')).toBe('pdesk listen: could not store POST /portal/xy: token ***\nsecond line\n');
-  });
-});
-
 describe('JSON output of an answer nested absurdly deep', () => {
   const nest = (levels: number): unknown => {
     let v: unknown = 'bottom';

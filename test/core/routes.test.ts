@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { baseUrlFor, encodeQuery, fillTemplate, headersFor, resolveRoute } from '../../src/core/routes.js';
-import { OP_IDS, OPS } from '../../src/core/ops.js';
+import { OP_IDS } from '../../src/core/ops.js';
 import type { Profile } from '../../src/profiles/schema.js';
 import { validateProfile } from '../../src/profiles/store.js';
 
@@ -194,11 +194,5 @@ describe('path parameter encoding', () => {
   it('text with a lone surrogate (possible in server JSON) is a usage error, not a crash', () => {
     expect(() => resolveRoute(p, 'M2', { id: 'a\ud800b' })).toThrow(UsageError);
     expect(() => encodeQuery([['x', '\udc00']])).toThrow(UsageError);
-  });
-});
-
-describe('OPS table', () => {
-  it('puts C3–C5 on the portal and everything else on the practice system', () => {
-    for (const id of OP_IDS) expect(OPS[id].party).toBe(['C3', 'C4', 'C5'].includes(id) ? 'portal' : 'practice');
   });
 });

@@ -1,9 +1,7 @@
-/** Server text is untrusted (src/core/sanitize.ts) and secrets are never printed (src/core/redact.ts). */
+/** Server text is untrusted (src/core/sanitize.ts): control sequences are stripped before text reaches a terminal. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redact, redactHeaders, registerSecret } from '../../src/core/redact.js';
 import { sanitize, sanitizeDeep } from '../../src/core/sanitize.js';
-import { redactProfile } from '../../src/profiles/redact.js';
 
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const CONTROL_BUT_TAB_NL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -83,75 +81,5 @@ describe('sanitize', () => {
   it('sanitizeDeep cleans every string and key of a JSON value, keeping other values', () => {
     const out = sanitizeDeep({ 'k\u001b[1m': ['a\u009b2Jb', 1, null, { t: 'x\ny\u0007' }], n: 2, ok: true });
     expect(out).toEqual({ k: ['ab', 1, null, { t: 'x\ny' }], n: 2, ok: true });
-  });
-});
-
-describe('redact', () => {
-  it('replaces every registered secret, wherever it stands', () => {
-    registerSecret('tok-REDACT-1234');
-    expect(redact('Bearer tok-REDACT-1234 and again tok-REDACT-1234!')).toBe(`Bearer ${REDACTED} and again ${REDACTED}!`);
-    expect(redact('https://x.test/?token=tok-REDACT-1234')).toBe(`https://x.test/?token=${REDACTED}`);
-  });
-
-  it('ignores values too short to be secrets (they would mangle ordinary text)', () => {
-    registerSecret('abc');
-    registerSecret(undefined);
-    registerSecret('');
-    expect(redact('abc abc')).toBe('abc abc');
-  });
-
-  it('a registered secret never survives redact (fast-check)', () => {
-    fc.assert(
-      fc.property(fc.string({ minLength: 8, maxLength: 40 }), fc.string(), fc.string(), (secret, before, after) => {
-        fc.pre(!secret.includes(REDACTED) && !REDACTED.includes(secret));
-        registerSecret(secret);
-        expect(redact(`${before}${secret}${after}`)).not.toContain(secret);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it('redactHeaders: credential headers keep only their scheme, any case; others pass through redact', () => {
-    registerSecret('hdr-secret-5678');
-    expect(
-      redactHeaders({
-        Authorization: 'Bearer abc.def.ghi',
-        'proxy-authorization': 'Basic dXNlcjpwYXNz',
-        Cookie: 'session=1',
-        'X-API-Key': 'k-123456',
-        accept: 'application/fhir+json',
-        'x-echo': 'value hdr-secret-5678',
-      }),
-    ).toEqual({
-      Authorization: 'Bearer ***',
-      'proxy-authorization': 'Basic ***',
-      Cookie: '***',
-      'X-API-Key': '***',
-      accept: 'application/fhir+json',
-      'x-echo': 'value ***',
-    });
-  });
-});
-
-describe('redactProfile', () => {
-  it('hides stored tokens and passwords and credential headers, keeps names of environment variables', () => {
-    const shown = redactProfile({
-      name: 'p',
-      practice: {
-        baseUrl: 'https://x',
-        auth: { type: 'bearer', token: 'stored-token-value' },
-        headers: { 'X-Api-Key': 'key-value', 'X-Api-Version': '2.0.0' },
-      },
-      portal: { baseUrl: 'https://y', auth: { type: 'basic', username: 'u', password: 'pw-value' } },
-      other: { auth: { type: 'bearer', tokenEnv: 'PORTAL_TOKEN' } },
-    });
-    const text = JSON.stringify(shown);
-    expect(text).not.toContain('stored-token-value');
-    expect(text).not.toContain('pw-value');
-    expect(text).not.toContain('key-value');
-    expect(shown.practice.auth).toEqual({ type: 'bearer', token: '***' });
-    expect(shown.portal.auth).toEqual({ type: 'basic', username: 'u', password: '***' });
-    expect(shown.practice.headers).toEqual({ 'X-Api-Key': '***', 'X-Api-Version': '2.0.0' });
-    expect(shown.other.auth.tokenEnv).toBe('PORTAL_TOKEN');
   });
 });

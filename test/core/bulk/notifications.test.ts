@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bootId, rowHash, shortHash } from '../../../src/core/bulk/journal.js';
-import { defaultJournalPath, failedCsvPath } from '../../../src/core/bulk/notifications.js';
+import { classify, defaultJournalPath, failedCsvPath } from '../../../src/core/bulk/notifications.js';
+import { HttpError, NetworkError } from '../../../src/core/errors.js';
 import { BIN, type CliResult, type Env, runCli, tempDir, withSandbox, writeProfiles } from '../../helpers/cli.js';
 
 const envs: Env[] = [];
@@ -507,4 +508,24 @@ describe.concurrent('interruptions', () => {
     run.child.kill('SIGINT');
     await run.done;
   }, 20_000);
+});
+
+describe('classify', () => {
+  it('a definite answer is a failure to retry; 5xx and network errors are server-side', () => {
+    expect(classify(new HttpError(422, { method: 'POST', url: 'u' }))).toMatchObject({ state: 'failed', status: 422, server: false });
+    expect(classify(new HttpError(503, { method: 'POST', url: 'u' }))).toMatchObject({ state: 'failed', status: 503, server: true });
+    expect(classify(new NetworkError('Cannot reach x (connection refused).', [], 'ECONNREFUSED'))).toMatchObject({
+      state: 'failed',
+      server: true,
+    });
+  });
+  it('a lost connection or a time-out after sending is uncertain, never retried blindly', () => {
+    expect(classify(new NetworkError('Cannot reach x (connection reset).', [], 'ECONNRESET')).state).toBe('unknown');
+    expect(classify(new NetworkError('No answer within 30000 ms.', [], 'TIMEOUT')).state).toBe('unknown');
+    expect(classify(new Error('boom')).state).toBe('unknown');
+  });
+  it('names the failed-rows CSV after the journal', () => {
+    expect(failedCsvPath('/d/people.csv.journal.ndjson')).toBe('/d/people.csv.failed.csv');
+    expect(failedCsvPath('/d/run1.log')).toBe('/d/run1.log.failed.csv');
+  });
 });

@@ -1,13 +1,8 @@
-/**
- * Unit tests of the bulk-send core (src/core/bulk): placeholder templates, separator detection and CSV
- * streaming, the journal (group commit, torn last line, run records and boot ids, lock), and the
- * classification of request failures into retryable and uncertain.
- */
+/** The bulk-send journal (src/core/bulk/journal.ts): group commit, a torn last line, run records and boot ids, the lock. */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { csvLine, detectDelimiter, openCsv } from '../../../src/core/bulk/csv.js';
 import {
   JournalWriter,
   RowState,
@@ -19,9 +14,6 @@ import {
   rowHash,
   shortHash,
 } from '../../../src/core/bulk/journal.js';
-import { classify, failedCsvPath } from '../../../src/core/bulk/notifications.js';
-import { compileTemplate, placeholders } from '../../../src/core/bulk/template.js';
-import { HttpError, NetworkError, UsageError } from '../../../src/core/errors.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -31,66 +23,6 @@ function tmp(): string {
 }
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-describe('templates', () => {
-  const header = ['email', 'first name', 'city'];
-  it('fills {column} placeholders from the row, with {{ and }} as literal braces', () => {
-    const t = compileTemplate('Hello {first name} from { city }! {{not a placeholder}}', header, '--text', 'x.csv');
-    expect(t.columns).toEqual(['first name', 'city']);
-    expect(t.render(['a@b.org', 'Jane', 'Utrecht'])).toBe('Hello Jane from Utrecht! {not a placeholder}');
-  });
-  it('a template without placeholders renders as is', () => {
-    expect(compileTemplate('Plain', header, '--topic', 'x.csv').render(['a', 'b', 'c'])).toBe('Plain');
-  });
-  it('refuses a placeholder naming no column, naming it and listing the columns', () => {
-    let err: unknown;
-    try {
-      compileTemplate('Hi {name}', header, '--text', 'people.csv');
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).message).toBe('--text uses the placeholder {name}, but people.csv has no column "name".');
-    expect((err as UsageError).details.join('\n')).toContain('"first name"');
-  });
-  it('refuses unmatched and empty braces', () => {
-    expect(() => placeholders('Hi {name', '--topic')).toThrow(/--topic has an unmatched "\{"/);
-    expect(() => placeholders('Hi }', '--topic')).toThrow(/unmatched "\}"/);
-    expect(() => placeholders('Hi {}', '--text')).toThrow(/empty placeholder/);
-  });
-  it('refuses a placeholder naming a duplicated column', () => {
-    expect(() => compileTemplate('{a}', ['a', 'a'], '--text', 'x.csv')).toThrow(/more than one column "a"/);
-  });
-});
-
-describe('CSV', () => {
-  it('detects the separator from the header line, ignoring quoted text and a BOM', () => {
-    expect(detectDelimiter('email,name\nx;y;z;w')).toBe(',');
-    expect(detectDelimiter('\ufeffemail;name;city\n')).toBe(';');
-    expect(detectDelimiter('"a,b,c";d;e\n')).toBe(';');
-    expect(detectDelimiter('email\tname\n')).toBe('\t');
-    expect(detectDelimiter('email\n')).toBe(',');
-  });
-  it('streams quoted fields with separators, quotes and newlines, after a BOM', async () => {
-    const f = join(tmp(), 'a.csv');
-    writeFileSync(f, '\ufeffemail;name;note\r\na@example.org;"Doe; Jane";"line 1\r\nline ""2"""\r\n\r\nb@example.org;Bob;\r\n');
-    const rows: string[][] = [];
-    for await (const r of openCsv(f, ';')) rows.push(r as string[]);
-    expect(rows).toEqual([
-      ['email', 'name', 'note'],
-      ['a@example.org', 'Doe; Jane', 'line 1\r\nline "2"'],
-      ['b@example.org', 'Bob', ''],
-    ]);
-  });
-  it('writes lines that read back as the same fields', async () => {
-    const f = join(tmp(), 'b.csv');
-    const fields = ['x', 'a,b', 'say "hi"', 'two\nlines', ' padded '];
-    writeFileSync(f, csvLine(['1', '2', '3', '4', '5'], ',') + csvLine(fields, ','));
-    const rows: string[][] = [];
-    for await (const r of openCsv(f, ',')) rows.push(r as string[]);
-    expect(rows[1]).toEqual(fields);
-  });
 });
 
 describe('journal', () => {
@@ -245,25 +177,5 @@ describe('journal', () => {
     expect(t.hashMatches(100_000, shortHash('y'))).toBe(false);
     expect(t.maxRow).toBe(100_000);
     expect(t.count).toBe(1);
-  });
-});
-
-describe('classify', () => {
-  it('a definite answer is a failure to retry; 5xx and network errors are server-side', () => {
-    expect(classify(new HttpError(422, { method: 'POST', url: 'u' }))).toMatchObject({ state: 'failed', status: 422, server: false });
-    expect(classify(new HttpError(503, { method: 'POST', url: 'u' }))).toMatchObject({ state: 'failed', status: 503, server: true });
-    expect(classify(new NetworkError('Cannot reach x (connection refused).', [], 'ECONNREFUSED'))).toMatchObject({
-      state: 'failed',
-      server: true,
-    });
-  });
-  it('a lost connection or a time-out after sending is uncertain, never retried blindly', () => {
-    expect(classify(new NetworkError('Cannot reach x (connection reset).', [], 'ECONNRESET')).state).toBe('unknown');
-    expect(classify(new NetworkError('No answer within 30000 ms.', [], 'TIMEOUT')).state).toBe('unknown');
-    expect(classify(new Error('boom')).state).toBe('unknown');
-  });
-  it('names the failed-rows CSV after the journal', () => {
-    expect(failedCsvPath('/d/people.csv.journal.ndjson')).toBe('/d/people.csv.failed.csv');
-    expect(failedCsvPath('/d/run1.log')).toBe('/d/run1.log.failed.csv');
   });
 });

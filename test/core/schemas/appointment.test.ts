@@ -1,30 +1,21 @@
 /**
- * Response and body schemas on payloads shaped like interface.md's tables (decisions.md §3): numeric ids
- * normalised to strings, bare and wrapped Bundle entries, both A1 shapes, unknown fields kept, a missing
- * required field or an enum violation named by its JSON path, M1 normalisation.
+ * Appointment schemas (src/core/schemas/appointment.ts, bundle.ts) on payloads shaped like interface.md's tables
+ * (decisions.md §3): numeric ids normalised to strings, bare and wrapped Bundle entries, both A1 shapes, unknown
+ * fields kept, a missing required field or an enum violation named by its JSON path.
  */
 import { describe, expect, it } from 'vitest';
 import { typeRows } from '../../../src/core/api/appointments.js';
 import { BodyError, ContractError, ExitCode } from '../../../src/core/errors.js';
-import { renderOutcome } from '../../../src/core/outcome.js';
 import {
   Appointment,
   AppointmentCreate,
   AppointmentResponseCreate,
-  ChatCommunication,
-  EncounterClose,
-  MedicationRequest,
-  Notification,
-  Organization,
   PractitionerRole,
-  ReadMarker,
   Schedule,
   Slot,
-  asOutcome,
   checkBody,
   parseBody,
   parseBundle,
-  parseMedicationList,
   parseResponse,
 } from '../../../src/core/schemas/index.js';
 
@@ -269,185 +260,5 @@ describe('Appointment', () => {
       ok: false,
       path: '$.appointment.reference',
     });
-  });
-});
-
-describe('chat and notification bodies', () => {
-  const msg = {
-    resourceType: 'Communication',
-    id: 'm1',
-    identifier: [{ system: 'portal.example.communication-id', value: 42 }],
-    status: 'completed',
-    payload: [{ contentString: 'Hello', contentAttachment: { contentType: 'application/pdf', title: 'letter.pdf' } }],
-    encounter: { identifier: [{ system: 'practice.example.encounter-id', value: 77 }] },
-    recipient: [{ reference: 'PractitionerRole/1001' }],
-    sender: [{ reference: 'Patient/p1' }],
-    subject: [{ reference: 'Patient/p1' }],
-    category: [{ coding: [{ system: 'portal.example.communication-type', code: 'chat' }] }],
-  };
-
-  it('numeric identifier values become strings (an encounter id is a thread key)', () => {
-    const r = checkBody(ChatCommunication, msg);
-    expect(r.ok).toBe(true);
-    if (r.ok) {
-      expect(r.data.identifier[0]!.value).toBe('42');
-      expect(r.data.encounter.identifier[0]!.value).toBe('77');
-    }
-  });
-
-  it.each(['recipient', 'sender', 'subject', 'category'])('the required array %s may not be missing or empty', (field) => {
-    expect(checkBody(ChatCommunication, { ...msg, [field]: undefined })).toMatchObject({ ok: false, path: `$.${field}` });
-    expect(checkBody(ChatCommunication, { ...msg, [field]: [] })).toMatchObject({ ok: false, path: `$.${field}` });
-  });
-
-  it('status is only completed', () => {
-    expect(checkBody(ChatCommunication, { ...msg, status: 'in-progress' })).toMatchObject({ ok: false, path: '$.status' });
-  });
-
-  it('read marker: an RFC 6902 array or one bare operation, valueDateTime without offset', () => {
-    const op = {
-      op: 'add',
-      path: '/recipient/0/extension',
-      value: { url: 'portal.example.ResourceSeenAt', valueDateTime: '2026-11-22T10:15:00' },
-    };
-    expect(checkBody(ReadMarker, [op])).toMatchObject({ ok: true, data: [op] });
-    expect(checkBody(ReadMarker, op)).toMatchObject({ ok: true, data: [op] });
-    expect(checkBody(ReadMarker, [{ ...op, value: { ...op.value, valueDateTime: '2026-11-22T10:15:00Z' } }])).toMatchObject({ ok: false });
-    expect(checkBody(ReadMarker, [{ ...op, op: 'replace' }])).toMatchObject({ ok: false, path: '$[0].op' });
-  });
-
-  it('encounter close: status finished and the identifier array', () => {
-    const enc = {
-      resourceType: 'Encounter',
-      id: 'e1',
-      status: 'finished',
-      identifier: [{ system: 'practice.example.encounter-id', value: 'e1' }],
-    };
-    expect(checkBody(EncounterClose, enc).ok).toBe(true);
-    expect(checkBody(EncounterClose, { ...enc, status: 'in-progress' })).toMatchObject({ ok: false, path: '$.status' });
-  });
-
-  it('notification: contained patient with an email, recipient #id', () => {
-    const n = {
-      resourceType: 'Communication',
-      contained: [{ resourceType: 'Patient', id: 'p1', telecom: [{ system: 'email', value: 'pat@example.org' }] }],
-      recipient: [{ reference: '#p1' }],
-      topic: { text: 'Flu shots' },
-      status: 'completed',
-      category: [{ coding: [{ system: 'portal.example.communication-category', code: 'notification' }] }],
-      payload: [{ contentString: 'Book now' }],
-    };
-    expect(checkBody(Notification, n).ok).toBe(true);
-    expect(checkBody(Notification, { ...n, recipient: [{ reference: 'Patient/p1' }] })).toMatchObject({
-      ok: false,
-      path: '$.recipient[0].reference',
-    });
-    expect(
-      checkBody(Notification, { ...n, contained: [{ ...n.contained[0], telecom: [{ system: 'email', value: 'not-an-email' }] }] }),
-    ).toMatchObject({ ok: false, path: '$.contained[0].telecom[0].value' });
-  });
-
-  it('notification: a numeric contained patient id is accepted and normalised to a string (decisions.md §3)', () => {
-    const n = {
-      resourceType: 'Communication',
-      contained: [{ resourceType: 'Patient', id: 7, telecom: [{ system: 'email', value: 'pat@example.org' }] }],
-      recipient: [{ reference: '#7' }],
-      topic: { text: 'Flu shots' },
-      status: 'completed',
-      category: [{ coding: [{ system: 'portal.example.communication-category', code: 'notification' }] }],
-      payload: [{ contentString: 'Book now' }],
-    };
-    const r = checkBody(Notification, n);
-    expect(r.ok && r.data.contained[0]!.id).toBe('7');
-  });
-});
-
-describe('medication', () => {
-  const mr = {
-    resourceType: 'MedicationRequest',
-    id: 'mr-1',
-    status: 'active',
-    intent: 'order',
-    medicationReference: { reference: 'Medication/med-1', display: 'Ibuprofen 400' },
-    subject: { reference: 'Patient/p1' },
-    performer: { reference: 'Organization/ph-1' },
-    extension: [{ url: 'x.medication-period', valuePeriod: { start: '2026-01-01', end: '2026-01-31' } }],
-    dispenseRequest: { initialFill: { quantity: { value: 30, unit: 'tablet', system: 'http://unitsofmeasure.org', code: '{tbl}' } } },
-    authoredOn: '2026-01-01T10:00:00+01:00',
-    note: ['after meals'],
-  };
-  const org = {
-    resourceType: 'Organization',
-    id: 'ph-1',
-    name: 'Pharmacy',
-    address: [{ line: ['Main St 1'], city: 'Town', postalCode: '1234', country: 'NL' }],
-  };
-
-  it('M1 entries {medication-request, organization} normalise to {medicationRequest, organization}', () => {
-    const list = parseMedicationList({
-      resourceType: 'Bundle',
-      meta: { versionId: '3' },
-      type: 'searchset',
-      total: 2,
-      entry: [{ 'medication-request': mr, organization: org }, { 'medication-request': { ...mr, id: 2 } }],
-    });
-    expect(list.total).toBe(2);
-    expect(list.rows[0]).toEqual({ medicationRequest: mr, organization: org });
-    expect(list.rows[1]!.medicationRequest.id).toBe('2');
-    expect(list.rows[1]!.organization).toBeUndefined();
-  });
-
-  it('M1: a bad nested field is named under its member', () => {
-    const { subject: _s, ...noSubject } = mr;
-    const e = contract(() =>
-      parseMedicationList({ resourceType: 'Bundle', entry: [{ 'medication-request': noSubject, organization: org }] }),
-    );
-    expect(e.path).toBe('$.entry[0]["medication-request"].subject');
-    const e2 = contract(() =>
-      parseMedicationList({
-        resourceType: 'Bundle',
-        entry: [{ 'medication-request': mr, organization: { resourceType: 'Organization' } }],
-      }),
-    );
-    expect(e2.path).toBe('$.entry[0].organization.id');
-  });
-
-  it('M2: required fields of a read request', () => {
-    expect(parseResponse(MedicationRequest, mr).dispenseRequest?.initialFill?.quantity?.value).toBe(30);
-    const { intent: _i, ...noIntent } = mr;
-    expect(contract(() => parseResponse(MedicationRequest, noIntent)).path).toBe('$.intent');
-    expect(
-      contract(() => parseResponse(MedicationRequest, { ...mr, dispenseRequest: { initialFill: { quantity: { value: '30' } } } })).path,
-    ).toBe('$.dispenseRequest.initialFill.quantity.value');
-  });
-
-  it('M4: Organization bundle with total', () => {
-    const page = parseBundle(Organization, {
-      resourceType: 'Bundle',
-      type: 'searchset',
-      total: 1,
-      entry: [{ resource: { ...org, id: 9 } }],
-    });
-    expect(page.resources[0]!.id).toBe('9');
-    expect(page.total).toBe(1);
-  });
-});
-
-describe('OperationOutcome', () => {
-  it('is recognised and rendered as its issues, control characters stripped', () => {
-    const o = asOutcome({
-      resourceType: 'OperationOutcome',
-      issue: [
-        { severity: 'error', code: 'conflict', diagnostics: 'Slot 7 is not free\u001b[2J', expression: ['Appointment.start'] },
-        { severity: 'warning', code: 'informational', details: { text: 'second' } },
-      ],
-    });
-    expect(o).toBeDefined();
-    expect(renderOutcome(o!)).toEqual(['error conflict: Slot 7 is not free (at Appointment.start)', 'warning informational: second']);
-  });
-
-  it('anything else is not an outcome', () => {
-    expect(asOutcome({ resourceType: 'Bundle' })).toBeUndefined();
-    expect(asOutcome('<html>')).toBeUndefined();
   });
 });
