@@ -5,10 +5,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ExitCode, NetworkError } from '../src/core/errors.js';
-import { registerSecret } from '../src/core/redact.js';
-import { MAX_RETRY_AFTER_MS, Transport, isIdempotent, retryAfterMs } from '../src/core/transport.js';
-import { type StubHandler, closeAfterEach, stubServer } from './helpers/http.js';
+import { ExitCode, NetworkError } from '../../src/core/errors.js';
+import { registerSecret } from '../../src/core/redact.js';
+import { MAX_RETRY_AFTER_MS, Transport, isIdempotent, retryAfterMs } from '../../src/core/transport.js';
+import { type StubHandler, closeAfterEach, stubServer } from '../helpers/http.js';
 
 function transport(o: ConstructorParameters<typeof Transport>[0] = {}) {
   const waits: number[] = [];
