@@ -1,9 +1,10 @@
 /**
- * Error handling as a process (cli.md exit codes; DEVELOPERS.md ground rules): exit code AND message for bad
- * options, bad profiles, a server that is down, 4xx/5xx answers, answers that break the interface, non-JSON
- * bodies, hostile control sequences, secrets in --verbose and --dry-run, and retries (idempotent only).
- * The sandbox cannot produce most of these answers, so a tiny node:http server on port 0 answers what each
- * test needs (still real HTTP).
+ * Error handling of the entry point (src/cli/main.ts, runProgram and reportError), run in-process (cli.md exit
+ * codes; DEVELOPERS.md ground rules): exit code AND message for bad options, bad profiles, a server that is down,
+ * 4xx/5xx answers, answers that break the interface (a pager without end too), non-JSON bodies, hostile control
+ * sequences, secrets in --verbose and --dry-run, retries (idempotent only), and every field error worded as an
+ * option its command has. The sandbox cannot produce most of these answers, so a tiny node:http server on port 0
+ * answers what each test needs (still real HTTP). test/process/exit-codes.test.ts checks the process's own codes.
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfileInput } from '../../src/profiles/schema.js';
-import { type CliResult, runCli, tempDir, writeProfiles } from '../helpers/cli.js';
+import { type CliResult, run as runPdesk, tempDir, writeProfiles } from '../helpers/run.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 interface Received {
@@ -41,7 +42,7 @@ function profile(extra: Partial<ProfileInput> = {}): ProfileInput {
 }
 
 const run = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
-  runCli(args, { configDir, env: { PDESK_ERR_TOKEN: TOKEN, ...env } });
+  runPdesk(args, { configDir, env: { PDESK_ERR_TOKEN: TOKEN, ...env } });
 
 const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/fhir+json', ...headers });
@@ -191,7 +192,7 @@ describe('usage and configuration errors', () => {
   });
 
   it('a bearer token variable that is not set exits 3 naming it, nothing sent', async () => {
-    const r = await runCli(['appointment-types', 'list', '--service-category', 'gp'], { configDir, env: { PDESK_ERR_TOKEN: undefined } });
+    const r = await runPdesk(['appointment-types', 'list', '--service-category', 'gp'], { configDir, env: { PDESK_ERR_TOKEN: undefined } });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('pdesk: The environment variable PDESK_ERR_TOKEN (practice bearer token) is not set.');
     expect(received).toHaveLength(0);
@@ -447,4 +448,142 @@ describe('retries', () => {
     expect(received).toHaveLength(1);
     expect(received[0]!.method).toBe('POST');
   });
+});
+
+describe('a server that pages without end', () => {
+  it('empty pages whose next link changes every time: exit 6 naming it after a bounded number of requests', async () => {
+    handler = (req, res) =>
+      send(res, 200, {
+        resourceType: 'Bundle',
+        entry: [],
+        link: [{ relation: 'next', url: `${origin}/practice/Appointment?page=${received.length}` }],
+      });
+    for (const limit of ['1000', '0']) {
+      received = [];
+      const r = await run(['appointments', 'list', '--limit', limit]);
+      expect(r.code).toBe(6);
+      expect(r.stderr.split('\n')).toEqual([
+        "pdesk: The server's answer does not match the interface at $.link: the server sent 10 empty pages in a row, each with a new next link (it pages without end).",
+        '  10 pages read; 0 resources so far. Nothing more was asked for.',
+        '',
+      ]);
+      expect(r.stdout).toBe('');
+      expect(received).toHaveLength(10);
+    }
+  });
+});
+
+describe('every field error names an option of the command that raised it', () => {
+  // Core names fields (FieldError); the CLI words each as an option (flagOf). Every option of every command that
+  // talks to a server gets values core refuses, on profiles of both appointment API versions; whatever
+  // FieldError comes back must name an option that command has, and so must the fields its problem refers to.
+  const BASE: Record<string, string[]> = {
+    'appointment-types list': ['--service-category', 'gp'],
+    'practitioners list': [],
+    'schedules list': ['--service-category', GP],
+    'slots list': ['--service-category', GP, '--from', 'today', '--to', '+7d'],
+    'appointments list': [],
+    'appointments book': bookArgs.slice(2),
+    'appointments cancel': ['a1', '--actor', 'Patient/p1', '--comment', 'c'],
+    'medications list': [],
+    'medications show': ['mr-1'],
+    'medications order': ['--reorder', 'mr-1', '--quantity', '30', '--pharmacy', 'ph-1'],
+    'pharmacies search': ['--identifier', 'urn:x|PH1'],
+    'chat send': [
+      '--thread',
+      'enc-1',
+      '--text',
+      't',
+      '--sender',
+      'Patient/p1',
+      '--recipient',
+      'PractitionerRole/1',
+      '--subject',
+      'Patient/p1',
+    ],
+    'chat reply': [
+      '--thread',
+      'enc-1',
+      '--text',
+      't',
+      '--sender',
+      'PractitionerRole/1',
+      '--recipient',
+      'Patient/p1',
+      '--subject',
+      'Patient/p1',
+    ],
+    'chat mark-read': ['c1'],
+    'chat close': ['enc-1'],
+    'notifications send': ['--email', 'a@example.org', '--topic', 't', '--text', 'x'],
+  };
+  /** Where an option replaces others of the base arguments. */
+  const BASE_WITH: Record<string, string[]> = { 'appointments book --slot-json': ['--patient', 'p1', '--comment', 'c'] };
+  const BAD = ['', ' ', 'x y', 'Patient/', 'a:', '2026-02-30', '-1', 'Slot/1,Slot/2'];
+  /** JSON files that are not the resource an option wants (for --slot-json). */
+  const badFiles = () =>
+    ['{}', '[{}, {}]'].map((text, i) => {
+      const f = join(configDir, `not-a-slot-${i}.json`);
+      writeFileSync(f, text);
+      return f;
+    });
+  /** Fields each command must have been seen to refuse (so the test cannot pass by provoking nothing). */
+  const EXPECTED: Record<string, string[]> = {
+    'slots list': ['from', 'to', 'schedule', 'status', 'practitioner'],
+    'appointments book': ['patient', 'start', 'end', 'practitioner', 'slot'],
+    'appointments cancel': ['actor'],
+    'chat send': ['sender', 'recipient', 'subject', 'attachment'],
+    'chat mark-read': ['at'],
+    'medications order': ['start', 'end'],
+    'pharmacies search': ['identifier'],
+  };
+
+  it('for every option of every command, on both appointment API versions', async () => {
+    const { buildProgram, flagOf } = await import('../../src/cli/main.js');
+    const { testIO } = await import('../../src/cli/io.js');
+    const { FieldError } = await import('../../src/core/errors.js');
+    const program = buildProgram({ io: testIO().io });
+    handler = (req, res) =>
+      req.url!.includes('/MedicationRequest/')
+        ? send(res, 200, {
+            resourceType: 'MedicationRequest',
+            id: 'mr-1',
+            status: 'active',
+            intent: 'order',
+            medicationReference: { reference: 'Medication/m1' },
+            subject: { reference: 'Patient/p1' },
+            dispenseRequest: { initialFill: { quantity: { value: 60, unit: 'tablet' } } },
+          })
+        : send(res, 500, outcome('exception', 'not here'));
+    const seen = new Map<string, Set<string>>();
+    let checked = 0;
+    for (const api of ['2.0.0', '1.0.0'] as const) {
+      writeProfiles(configDir, [profile({ appointmentApi: api })]);
+      for (const [name, base] of Object.entries(BASE)) {
+        const [group, verb] = name.split(' ');
+        const cmd = program.commands.find((c) => c.name() === group)!.commands.find((c) => c.name() === verb)!;
+        const options = new Set(cmd.options.map((o) => o.long!));
+        for (const option of cmd.options) {
+          if (option.long === '--body') continue;
+          for (const bad of [...BAD, ...badFiles()]) {
+            const own = BASE_WITH[`${name} ${option.long}`] ?? base;
+            const args = [group!, verb!, ...own.filter((_, i) => own[i - 1] !== option.long && own[i] !== option.long)];
+            args.push(option.long!, ...(option.required || option.optional ? [bad] : []));
+            const r = await runPdesk([...args, '--dry-run'], { configDir, env: { PDESK_ERR_TOKEN: TOKEN } });
+            if (!(r.error instanceof FieldError)) continue;
+            checked += 1;
+            const named = [r.error.field, ...[...r.error.problem.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1]!)];
+            for (const field of named) expect(options, `${name} ${option.long} "${bad}": ${r.stderr}`).toContain(flagOf(field));
+            expect(r.code).toBe(2);
+            expect(r.stderr.startsWith(`pdesk: ${flagOf(r.error.field)} `), r.stderr).toBe(true);
+            if (!seen.has(name)) seen.set(name, new Set());
+            seen.get(name)!.add(r.error.field);
+          }
+        }
+      }
+    }
+    for (const [name, fields] of Object.entries(EXPECTED))
+      expect([...(seen.get(name) ?? [])], name).toEqual(expect.arrayContaining(fields));
+    expect(checked).toBeGreaterThan(50);
+  }, 60_000);
 });

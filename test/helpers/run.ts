@@ -4,17 +4,21 @@
  * helper (test/helpers/cli.ts), so converting a test is mostly changing the import. Each run closes its client
  * and forgets the secrets and tokens it registered (runProgram does), so runs do not leak state into each other.
  *
- * The environment is the test process's, with NO_COLOR=1, without PDESK_PROFILE, then `env`, as for a process.
+ * The environment is the test process's, with NO_COLOR=1, without PDESK_PROFILE, then `env`, as for a process;
+ * a TZ in `env` is the process's time zone for the length of the run.
  */
 import type { Signal } from '../../src/cli/io.js';
 import { testIO } from '../../src/cli/io.js';
 import { runProgram } from '../../src/cli/main.js';
 import type { ProfileInput } from '../../src/profiles/schema.js';
 import type { SandboxOptions } from '../../src/sandbox/server.js';
-import { type CliResult, type Env, cliResult, sandboxEnv, type RunOptions as ProcessRunOptions } from './cli.js';
+import { type CliResult, type Env as SandboxEnv, cliResult, sandboxEnv, type RunOptions as ProcessRunOptions } from './cli.js';
 
 export { tempDir, writeProfiles } from './config.js';
 export type { CliResult };
+
+/** A sandbox and a config folder for it, whose `run` runs commands in-process. */
+export type Env = SandboxEnv<RunOptions>;
 
 export interface RunOptions extends Omit<ProcessRunOptions, 'timeoutMs' | 'cwd'> {
   /** Make stdin, stdout and stderr terminals (or say per stream). */
@@ -38,15 +42,26 @@ export async function run(args: string[], o: RunOptions = {}): Promise<InProcess
   if (o.configDir) env.PDESK_CONFIG_DIR = o.configDir;
   const t = testIO({ stdin: o.input, tty: o.tty, columns: o.columns, env });
   o.signals?.(t.signal);
-  const ran = runProgram(args, { io: t.io, now: o.now });
-  // `exitNow` (a second Ctrl-C) ends the run at once, as it ends a process.
-  const result = await Promise.race([ran, t.exited.then((code) => ({ code, error: undefined }))]);
+  // The time zone is the process's (Node reads process.env.TZ when it changes): `env: {TZ}` holds for the run.
+  const tz = process.env.TZ;
+  if (o.env?.TZ !== undefined) process.env.TZ = o.env.TZ;
+  let result: { code: number; error?: unknown };
+  try {
+    const ran = runProgram(args, { io: t.io, now: o.now });
+    // `exitNow` (a second Ctrl-C) ends the run at once, as it ends a process.
+    result = await Promise.race([ran, t.exited.then((code) => ({ code, error: undefined }))]);
+  } finally {
+    if (o.env?.TZ !== undefined) {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  }
   const r = cliResult(result.code, t.stdout(), t.stderr()) as InProcessResult;
   r.error = result.error;
   return r;
 }
 
 /** A sandbox on port 0 plus a config dir whose default profile points at it; commands run in-process. */
-export function withSandbox(opts: SandboxOptions = {}, profileOverrides: Partial<ProfileInput> = {}): Promise<Env<RunOptions>> {
+export function withSandbox(opts: SandboxOptions = {}, profileOverrides: Partial<ProfileInput> = {}): Promise<Env> {
   return sandboxEnv(run, opts, profileOverrides);
 }

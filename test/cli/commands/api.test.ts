@@ -1,5 +1,5 @@
 /**
- * `pdesk api <METHOD> <path>` as a process against the sandbox (which here requires a bearer token): the
+ * `pdesk api <METHOD> <path>` run in-process against the sandbox (which here requires a bearer token): the
  * profile's auth and headers are sent, the JSON answer printed, non-2xx answers exit 4/5, bad input exits 2
  * with nothing sent.
  */
@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ProfileInput } from '../../../src/profiles/schema.js';
-import { type Env, withSandbox, writeProfiles } from '../../helpers/cli.js';
+import { type Env, withSandbox, writeProfiles } from '../../helpers/run.js';
 
 const TOKEN = 'sandbox-T0KEN-4d3c2b1a';
 let env: Env;

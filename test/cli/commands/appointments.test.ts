@@ -1,17 +1,17 @@
 /**
- * A5–A7 as processes against the sandbox, for both appointment API versions (2.0.0 with the approval flow off,
+ * A5–A7 run in-process against the sandbox, for both appointment API versions (2.0.0 with the approval flow off,
  * 1.0.0 with it on): list, book from `slots list --json` piped into `--slot-json -`, book by times, `--body`,
  * a busy slot (409), cancel (slot free again), usage errors that send nothing, and --dry-run.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withSandbox, type Env } from '../../helpers/cli.js';
+import { withSandbox, type Env } from '../../helpers/run.js';
 
 const GP = 'urn:pdesk:service-category|gp';
 const PHYSIO = 'urn:pdesk:service-category|physio';
 const DAY = 86_400_000;
-/** UTC day `YYYY-MM-DD`, `n` days from today (the sandbox seeds relative to the UTC date; processes run with TZ=UTC). */
+/** UTC day `YYYY-MM-DD`, `n` days from today (the sandbox seeds relative to the UTC date; commands run with TZ=UTC). */
 const day = (n = 0) => new Date(Date.now() + n * DAY).toISOString().slice(0, 10);
 const compact = (d: string) => d.replace(/-/g, '');
 const TZ = { TZ: 'UTC' };

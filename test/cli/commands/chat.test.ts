@@ -1,5 +1,5 @@
 /**
- * `pdesk chat send | reply | mark-read | close | threads | show` as processes against the sandbox: what the
+ * `pdesk chat send | reply | mark-read | close | threads | show` run in-process against the sandbox: what the
  * server received, what the thread store recorded (only after a 2xx), what was printed; and a mixed exchange
  * with `pdesk listen` receiving the sandbox's pushes into the same store.
  */
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { messageRecord, openThreadStore, threadStorePath } from '../../../src/core/threads/index.js';
 import type { ChatCommunication } from '../../../src/core/schemas/chat.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
-import { type Env, runCli, tempDir, withSandbox, writeProfiles } from '../../helpers/cli.js';
+import { type Env, run as runPdesk, tempDir, withSandbox, writeProfiles } from '../../helpers/run.js';
 import { type ListenProcess, startListen } from '../../helpers/listen.js';
 
 const PEOPLE = ['--sender', 'Patient/pat-1', '--recipient', 'PractitionerRole/1001', '--subject', 'Patient/pat-1'];
@@ -166,7 +166,7 @@ describe('chat send (C1) and reply (C3)', () => {
     dirs.push(dir);
     writeProfiles(dir, [sandboxProfile(`http://127.0.0.1:${(server.address() as { port: number }).port}`)]);
     try {
-      const r = await runCli(['chat', 'send', '--thread', 'enc-1', '--text', 'x', ...PEOPLE], { configDir: dir });
+      const r = await runPdesk(['chat', 'send', '--thread', 'enc-1', '--text', 'x', ...PEOPLE], { configDir: dir });
       expect(r.code).toBe(6);
       expect(r.stderr).toMatch(/HTTP 302 Found .*not an acknowledgement/);
       expect(lines(threadStorePath(dir, 'sandbox'))).toEqual([]);
@@ -327,11 +327,11 @@ describe('chat threads and show (local store, no request)', () => {
     const dir = tempDir('pdesk-chat-empty-');
     dirs.push(dir);
     writeProfiles(dir, [sandboxProfile('http://127.0.0.1:9')]);
-    const empty = await runCli(['chat', 'threads', '--json'], { configDir: dir });
+    const empty = await runPdesk(['chat', 'threads', '--json'], { configDir: dir });
     expect(empty.code).toBe(0);
     expect(empty.json()).toEqual([]);
-    expect((await runCli(['chat', 'threads', '--output', 'table'], { configDir: dir })).stdout).toBe('(none)\n');
-    const unknown = await runCli(['chat', 'show', 'enc-404'], { configDir: dir });
+    expect((await runPdesk(['chat', 'threads', '--output', 'table'], { configDir: dir })).stdout).toBe('(none)\n');
+    const unknown = await runPdesk(['chat', 'show', 'enc-404'], { configDir: dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^pdesk: There is no thread "enc-404" in the local store\.\n/);
     expect(unknown.stdout).toBe('');
@@ -347,11 +347,11 @@ describe('chat threads and show (local store, no request)', () => {
     const torn = rec('m-2', 'half of it');
     writeFileSync(path, `${rec('m-1', 'whole')}\n`);
     appendFileSync(path, torn.slice(0, Math.floor(torn.length / 2)));
-    const r = await runCli(['chat', 'threads', '--json'], { configDir: dir });
+    const r = await runPdesk(['chat', 'threads', '--json'], { configDir: dir });
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject([{ thread: 'enc-1', messages: 1, unread: 1, lastText: 'whole' }]);
     expect(r.stderr).toMatch(/^pdesk: warning: thread store .*sandbox\.ndjson: the last line \(2\) is incomplete.*skipped\.\n$/);
-    const show = await runCli(['chat', 'show', 'enc-1', '--json'], { configDir: dir });
+    const show = await runPdesk(['chat', 'show', 'enc-1', '--json'], { configDir: dir });
     expect(show.code).toBe(0);
     expect(show.json().map((m: any) => m.id)).toEqual(['m-1']);
   });
@@ -368,12 +368,12 @@ describe('chat threads and show (local store, no request)', () => {
       ['chat', 'threads', '--output', 'table'],
       ['chat', 'show', 'enc-\u001b[31m1', '--output', 'table'],
     ]) {
-      const r = await runCli(args, { configDir: dir });
+      const r = await runPdesk(args, { configDir: dir });
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
       expect(r.stdout).toContain('pay now here');
     }
-    const json = await runCli(['chat', 'show', 'enc-\u001b[31m1', '--json'], { configDir: dir });
+    const json = await runPdesk(['chat', 'show', 'enc-\u001b[31m1', '--json'], { configDir: dir });
     expect(json.json()[0].text).toBe(evil);
   });
 });

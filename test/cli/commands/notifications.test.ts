@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { progressLine } from '../../../src/cli/commands/notifications.js';
-import { type Env, runCli, tempDir, withSandbox, writeProfiles } from '../../helpers/cli.js';
+import { type Env, run as runPdesk, tempDir, withSandbox, writeProfiles } from '../../helpers/run.js';
 
 let env: Env;
 beforeAll(async () => {
@@ -104,7 +104,7 @@ describe('notifications send --email', () => {
     try {
       const dir = tempDir();
       writeProfiles(dir, [{ ...env.profile, portal: { baseUrl: `http://127.0.0.1:${port}/portal` } }]);
-      const r = await runCli(['notifications', 'send', '--email', 'a@example.org', '--topic', 't', '--text', 'x', '--json'], {
+      const r = await runPdesk(['notifications', 'send', '--email', 'a@example.org', '--topic', 't', '--text', 'x', '--json'], {
         configDir: dir,
       });
       expect(r.code).toBe(0);

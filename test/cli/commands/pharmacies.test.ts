@@ -1,10 +1,10 @@
 /**
- * `pdesk pharmacies search` (M4) as a process against the sandbox: one or more identifiers (comma list and
+ * `pdesk pharmacies search` (M4) run in-process against the sandbox: one or more identifiers (comma list and
  * repeated option), the `identifier=` query encoding the server received, table/JSON/NDJSON output, and
  * missing or malformed identifiers refused with exit 2 before anything is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withSandbox, type Env } from '../../helpers/cli.js';
+import { withSandbox, type Env } from '../../helpers/run.js';
 
 const SYS = 'urn:pdesk:pharmacy-id';
 let env: Env;

@@ -1,15 +1,15 @@
 /**
- * `pdesk profile …` as a process: import (the example profiles, validation, file mode), list, show (secrets
- * redacted), use, remove, add (by flags, and interactively on a terminal), and the profile errors (exit 3).
+ * `pdesk profile …` run in-process (test/helpers/run.ts): import (the example profiles, validation, file mode),
+ * list, show (secrets redacted), use, remove, add (by flags, and interactively on a terminal), and the profile
+ * errors (exit 3).
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Profile } from '../../../src/profiles/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
-import { BIN, runCli, tempDir } from '../../helpers/cli.js';
+import { run as runPdesk, tempDir } from '../../helpers/run.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../profiles/', import.meta.url));
 const example = (name: string) => join(EXAMPLES, `${name}.json`);
@@ -29,12 +29,12 @@ describe('the example profiles', () => {
 
   it('each imports successfully; the store is mode 0600; list shows all three', async () => {
     for (const name of ['practice-1.0.0', 'practice-2.0.0', 'sandbox']) {
-      const r = await runCli(['profile', 'import', example(name), '--json'], { configDir: dir });
+      const r = await runPdesk(['profile', 'import', example(name), '--json'], { configDir: dir });
       expect(r.code, r.stderr).toBe(0);
       expect(r.json()).toMatchObject({ saved: name, store: storeFile(dir), profile: { name } });
       expect(statSync(storeFile(dir)).mode & 0o777).toBe(0o600);
     }
-    const list = await runCli(['profile', 'list', '--json'], { configDir: dir });
+    const list = await runPdesk(['profile', 'list', '--json'], { configDir: dir });
     expect(list.code, list.stderr).toBe(0);
     expect(list.json()).toEqual([
       {
@@ -65,7 +65,7 @@ describe('the example profiles', () => {
   });
 
   it('list as a table: NAME, DEFAULT marker, ENVIRONMENT, PRACTICE URL, API', async () => {
-    const r = await runCli(['profile', 'list', '--output', 'table'], { configDir: dir });
+    const r = await runPdesk(['profile', 'list', '--output', 'table'], { configDir: dir });
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^NAME\s+DEFAULT\s+ENVIRONMENT\s+PRACTICE URL\s+API$/);
     expect(lines[1]).toMatch(/^practice-1\.0\.0\s+\*\s+test\s+https:\/\/practice-one\.test\.example\.org\/fhir\s+1\.0\.0$/);
@@ -90,7 +90,7 @@ describe('the example profiles', () => {
   });
 
   it('show redacts nothing that is not secret: env var names and URLs are shown', async () => {
-    const r = await runCli(['profile', 'show', 'practice-2.0.0', '--json'], { configDir: dir });
+    const r = await runPdesk(['profile', 'show', 'practice-2.0.0', '--json'], { configDir: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({
       name: 'practice-2.0.0',
@@ -103,16 +103,16 @@ describe('the example profiles', () => {
   });
 });
 
-describe.concurrent('import', () => {
+describe('import', () => {
   it('--name renames, --default makes it the default, a second import replaces', async () => {
     const dir = freshDir();
-    expect((await runCli(['profile', 'import', example('sandbox')], { configDir: dir })).code).toBe(0);
-    const r = await runCli(['profile', 'import', example('practice-2.0.0'), '--name', 'prod', '--default', '--json'], { configDir: dir });
+    expect((await runPdesk(['profile', 'import', example('sandbox')], { configDir: dir })).code).toBe(0);
+    const r = await runPdesk(['profile', 'import', example('practice-2.0.0'), '--name', 'prod', '--default', '--json'], { configDir: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ saved: 'prod', default: true, profile: { name: 'prod', environment: 'production' } });
-    const again = await runCli(['profile', 'import', example('practice-1.0.0'), '--name', 'prod', '--json'], { configDir: dir });
+    const again = await runPdesk(['profile', 'import', example('practice-1.0.0'), '--name', 'prod', '--json'], { configDir: dir });
     expect(again.json()).toMatchObject({ saved: 'prod', default: true, profile: { appointmentApi: '1.0.0' } });
-    const list = (await runCli(['profile', 'list', '--json'], { configDir: dir })).json();
+    const list = (await runPdesk(['profile', 'list', '--json'], { configDir: dir })).json();
     expect(list.map((p: { name: string; default: boolean }) => [p.name, p.default])).toEqual([
       ['sandbox', false],
       ['prod', true],
@@ -125,11 +125,11 @@ describe.concurrent('import', () => {
     const good = JSON.parse(readFileSync(example('sandbox'), 'utf8'));
     const { practice, ...rest } = good;
     writeFileSync(file, JSON.stringify({ ...rest, praktice: practice }));
-    const r = await runCli(['profile', 'import', file], { configDir: dir });
+    const r = await runPdesk(['profile', 'import', file], { configDir: dir });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe(`pdesk: Unknown key "praktice" in ${file}.`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    expect((await runCli(['profile', 'list', '--json'], { configDir: dir })).json()).toEqual([]);
+    expect((await runPdesk(['profile', 'list', '--json'], { configDir: dir })).json()).toEqual([]);
   });
 
   it('a nested unknown key names where it stands', async () => {
@@ -138,7 +138,7 @@ describe.concurrent('import', () => {
     const good = JSON.parse(readFileSync(example('practice-2.0.0'), 'utf8'));
     good.practice.auth.tokenEnvv = 'X';
     writeFileSync(file, JSON.stringify(good));
-    const r = await runCli(['profile', 'import', file], { configDir: dir });
+    const r = await runPdesk(['profile', 'import', file], { configDir: dir });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('Unknown key "tokenEnvv" in practice.auth');
   });
@@ -147,21 +147,21 @@ describe.concurrent('import', () => {
     const dir = freshDir();
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...JSON.parse(readFileSync(example('sandbox'), 'utf8')), appointmentApi: '3.0.0' }));
-    const r1 = await runCli(['profile', 'import', bad], { configDir: dir });
+    const r1 = await runPdesk(['profile', 'import', bad], { configDir: dir });
     expect(r1.code).toBe(3);
     expect(r1.stderr).toContain('$.appointmentApi');
     writeFileSync(bad, '{"name": "x",');
-    const r2 = await runCli(['profile', 'import', bad], { configDir: dir });
+    const r2 = await runPdesk(['profile', 'import', bad], { configDir: dir });
     expect(r2.code).toBe(3);
     expect(r2.stderr).toContain('is not valid JSON');
-    const r3 = await runCli(['profile', 'import', join(dir, 'nope.json')], { configDir: dir });
+    const r3 = await runPdesk(['profile', 'import', join(dir, 'nope.json')], { configDir: dir });
     expect(r3.code).toBe(2);
     expect(r3.stderr).toContain('nope.json');
   });
 
   it('reads standard input with -', async () => {
     const dir = freshDir();
-    const r = await runCli(['profile', 'import', '-', '--json'], { configDir: dir, input: readFileSync(example('sandbox'), 'utf8') });
+    const r = await runPdesk(['profile', 'import', '-', '--json'], { configDir: dir, input: readFileSync(example('sandbox'), 'utf8') });
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().saved).toBe('sandbox');
   });
@@ -185,26 +185,26 @@ describe('secrets', () => {
   const leaks = (text: string) => [TOKEN, PASSWORD, API_KEY].filter((s) => text.includes(s));
 
   it('import, show (JSON and table) and list never print a stored token, password or key header', async () => {
-    const imp = await runCli(['profile', 'import', file, '--json'], { configDir: dir });
+    const imp = await runPdesk(['profile', 'import', file, '--json'], { configDir: dir });
     expect(imp.code, imp.stderr).toBe(0);
     expect(leaks(imp.stdout + imp.stderr)).toEqual([]);
     expect(imp.json().profile.practice.auth).toEqual({ type: 'bearer', token: '***' });
 
-    const show = await runCli(['profile', 'show', 'secret', '--json'], { configDir: dir });
+    const show = await runPdesk(['profile', 'show', 'secret', '--json'], { configDir: dir });
     expect(leaks(show.stdout + show.stderr)).toEqual([]);
     expect(show.json()).toMatchObject({
       practice: { auth: { type: 'bearer', token: '***' }, headers: { 'X-Api-Key': '***' } },
       portal: { auth: { type: 'basic', username: 'svc', password: '***' } },
     });
 
-    const table = await runCli(['profile', 'show', '--output', 'table'], { configDir: dir });
+    const table = await runPdesk(['profile', 'show', '--output', 'table'], { configDir: dir });
     expect(table.code).toBe(0);
     expect(leaks(table.stdout + table.stderr)).toEqual([]);
     expect(table.stdout).toMatch(/^practice\.auth\.token\s+\*\*\*$/m);
     expect(table.stdout).toMatch(/^portal\.auth\.password\s+\*\*\*$/m);
     expect(table.stdout).toMatch(/^portal\.auth\.username\s+svc$/m);
 
-    const list = await runCli(['profile', 'list', '--output', 'table'], { configDir: dir });
+    const list = await runPdesk(['profile', 'list', '--output', 'table'], { configDir: dir });
     expect(leaks(list.stdout + list.stderr)).toEqual([]);
   });
 
@@ -214,13 +214,13 @@ describe('secrets', () => {
   });
 });
 
-describe.concurrent('show, use, remove', () => {
+describe('show, use, remove', () => {
   it('show picks the named profile, else --profile, else PDESK_PROFILE, else the default', async () => {
     const dir = freshDir();
-    await runCli(['profile', 'import', example('sandbox')], { configDir: dir });
-    await runCli(['profile', 'import', example('practice-1.0.0')], { configDir: dir });
+    await runPdesk(['profile', 'import', example('sandbox')], { configDir: dir });
+    await runPdesk(['profile', 'import', example('practice-1.0.0')], { configDir: dir });
     const name = async (args: string[], env?: Record<string, string>) =>
-      (await runCli([...args, '--json'], { configDir: dir, env })).json().name;
+      (await runPdesk([...args, '--json'], { configDir: dir, env })).json().name;
     expect(await name(['profile', 'show'])).toBe('sandbox');
     expect(await name(['profile', 'show', 'practice-1.0.0'])).toBe('practice-1.0.0');
     expect(await name(['--profile', 'practice-1.0.0', 'profile', 'show'])).toBe('practice-1.0.0');
@@ -229,20 +229,20 @@ describe.concurrent('show, use, remove', () => {
 
   it('use moves the default; remove deletes and clears the default it held', async () => {
     const dir = freshDir();
-    await runCli(['profile', 'import', example('sandbox')], { configDir: dir });
-    await runCli(['profile', 'import', example('practice-2.0.0')], { configDir: dir });
-    const use = await runCli(['profile', 'use', 'practice-2.0.0', '--json'], { configDir: dir });
+    await runPdesk(['profile', 'import', example('sandbox')], { configDir: dir });
+    await runPdesk(['profile', 'import', example('practice-2.0.0')], { configDir: dir });
+    const use = await runPdesk(['profile', 'use', 'practice-2.0.0', '--json'], { configDir: dir });
     expect(use.code, use.stderr).toBe(0);
     expect(use.json()).toEqual({ ok: true, default: 'practice-2.0.0' });
-    expect((await runCli(['profile', 'show', '--json'], { configDir: dir })).json().name).toBe('practice-2.0.0');
+    expect((await runPdesk(['profile', 'show', '--json'], { configDir: dir })).json().name).toBe('practice-2.0.0');
 
-    const rm = await runCli(['profile', 'remove', 'practice-2.0.0', '--output', 'table'], { configDir: dir });
+    const rm = await runPdesk(['profile', 'remove', 'practice-2.0.0', '--output', 'table'], { configDir: dir });
     expect(rm.code, rm.stderr).toBe(0);
     expect(rm.stdout).toContain('Removed profile "practice-2.0.0".');
     expect(rm.stdout).toContain('There is no default profile now');
-    const list = (await runCli(['profile', 'list', '--json'], { configDir: dir })).json();
+    const list = (await runPdesk(['profile', 'list', '--json'], { configDir: dir })).json();
     expect(list).toEqual([expect.objectContaining({ name: 'sandbox', default: false })]);
-    const show = await runCli(['profile', 'show'], { configDir: dir });
+    const show = await runPdesk(['profile', 'show'], { configDir: dir });
     expect(show.code).toBe(3);
     expect(show.stderr).toContain('No profile is selected and there is no default profile.');
     expect(show.stderr).toContain('Known profiles: sandbox.');
@@ -250,8 +250,8 @@ describe.concurrent('show, use, remove', () => {
 
   it('--dry-run on import, add, use and remove exits 2 naming it and leaves the store as it was', async () => {
     const dir = freshDir();
-    await runCli(['profile', 'import', example('sandbox')], { configDir: dir });
-    await runCli(['profile', 'import', example('practice-2.0.0')], { configDir: dir });
+    await runPdesk(['profile', 'import', example('sandbox')], { configDir: dir });
+    await runPdesk(['profile', 'import', example('practice-2.0.0')], { configDir: dir });
     const before = readFileSync(storeFile(dir), 'utf8');
     const add = [
       '--name',
@@ -271,7 +271,7 @@ describe.concurrent('show, use, remove', () => {
       ['use', 'practice-2.0.0'],
       ['remove', 'sandbox'],
     ] as string[][]) {
-      const r = await runCli(['profile', verb!, ...args, '--dry-run'], { configDir: dir });
+      const r = await runPdesk(['profile', verb!, ...args, '--dry-run'], { configDir: dir });
       expect(r.code, verb).toBe(2);
       expect(r.stderr.split('\n')[0]).toBe(
         `pdesk: --dry-run does not apply to profile ${verb}, which sends no request but changes the profile store; nothing was changed.`,
@@ -283,8 +283,8 @@ describe.concurrent('show, use, remove', () => {
 
   it('an unknown name exits 3 with the known names (show, use, remove, --profile on a command)', async () => {
     const dir = freshDir();
-    await runCli(['profile', 'import', example('sandbox')], { configDir: dir });
-    await runCli(['profile', 'import', example('practice-1.0.0')], { configDir: dir });
+    await runPdesk(['profile', 'import', example('sandbox')], { configDir: dir });
+    await runPdesk(['profile', 'import', example('practice-1.0.0')], { configDir: dir });
     for (const args of [
       ['profile', 'show', 'nope'],
       ['profile', 'use', 'nope'],
@@ -292,7 +292,7 @@ describe.concurrent('show, use, remove', () => {
       ['--profile', 'nope', 'api', 'GET', '/Slot'],
       ['appointment-types', 'list', '--service-category', 'gp'],
     ]) {
-      const r = await runCli(args, { configDir: dir, env: args[0] === 'appointment-types' ? { PDESK_PROFILE: 'nope' } : {} });
+      const r = await runPdesk(args, { configDir: dir, env: args[0] === 'appointment-types' ? { PDESK_PROFILE: 'nope' } : {} });
       expect(r.code, args.join(' ')).toBe(3);
       expect(r.stderr.split('\n')).toEqual(['pdesk: There is no profile named "nope".', '  Known profiles: sandbox, practice-1.0.0.', '']);
     }
@@ -305,7 +305,7 @@ describe.concurrent('show, use, remove', () => {
       ['profile', 'list'],
       ['api', 'GET', '/Slot'],
     ]) {
-      const r = await runCli(args, { configDir: dir });
+      const r = await runPdesk(args, { configDir: dir });
       expect(r.code).toBe(3);
       expect(r.stderr.split('\n')[0]).toBe(`pdesk: The profile store ${storeFile(dir)} is not valid JSON.`);
     }
@@ -313,17 +313,17 @@ describe.concurrent('show, use, remove', () => {
 
   it('with no profiles at all, a command exits 3 and says how to add one', async () => {
     const dir = freshDir();
-    const r = await runCli(['api', 'GET', '/Slot'], { configDir: dir });
+    const r = await runPdesk(['api', 'GET', '/Slot'], { configDir: dir });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('No profile is selected and there is no default profile.');
     expect(r.stderr).toContain('pdesk profile import <file>');
-    const list = await runCli(['profile', 'list', '--output', 'table'], { configDir: dir });
+    const list = await runPdesk(['profile', 'list', '--output', 'table'], { configDir: dir });
     expect(list.code).toBe(0);
     expect(list.stdout.trim()).toBe('(none)');
   });
 });
 
-describe.concurrent('add', () => {
+describe('add', () => {
   const flags = [
     '--name',
     'added',
@@ -339,7 +339,7 @@ describe.concurrent('add', () => {
 
   it('by flags: saves a valid profile that commands can use', async () => {
     const dir = freshDir();
-    const r = await runCli(
+    const r = await runPdesk(
       [
         'profile',
         'add',
@@ -357,7 +357,7 @@ describe.concurrent('add', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.json()).toMatchObject({ saved: 'added', default: true });
-    const shown = (await runCli(['profile', 'show', 'added', '--json'], { configDir: dir })).json();
+    const shown = (await runPdesk(['profile', 'show', 'added', '--json'], { configDir: dir })).json();
     expect(shown).toEqual({
       name: 'added',
       environment: 'test',
@@ -370,14 +370,14 @@ describe.concurrent('add', () => {
     });
     expect(statSync(storeFile(dir)).mode & 0o777).toBe(0o600);
     // The profile is usable: a dry run builds the request from it.
-    const dry = await runCli(['--dry-run', 'api', 'GET', '/Slot'], { configDir: dir, env: { PRACTICE_TOKEN: 'tok-abcdef-123' } });
+    const dry = await runPdesk(['--dry-run', 'api', 'GET', '/Slot'], { configDir: dir, env: { PRACTICE_TOKEN: 'tok-abcdef-123' } });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json()).toMatchObject({ method: 'GET', url: 'https://practice.test/fhir/Slot', headers: { authorization: 'Bearer ***' } });
   });
 
   it('a missing flag without a terminal exits 2 naming it, and saves nothing', async () => {
     const dir = freshDir();
-    const r = await runCli(['profile', 'add', '--name', 'x', '--portal-url', 'https://p.test'], { configDir: dir });
+    const r = await runPdesk(['profile', 'add', '--name', 'x', '--portal-url', 'https://p.test'], { configDir: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(/^pdesk: Missing option --practice-url\b.*\.$/);
     expect(r.stderr).toContain('Also missing: --portal-namespace, --practice-namespace.');
@@ -391,24 +391,25 @@ describe.concurrent('add', () => {
     [['--practice-token-env', 'not-a-var'], '--practice-token-env must be the name of an environment variable, not "not-a-var".'],
   ])('bad value %j exits 2 naming the option', async (extra, message) => {
     const dir = freshDir();
-    const r = await runCli(['profile', 'add', ...flags, ...extra], { configDir: dir });
+    const r = await runPdesk(['profile', 'add', ...flags, ...extra], { configDir: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(`pdesk: ${message}`);
   });
 
   it('an existing name needs --force', async () => {
     const dir = freshDir();
-    expect((await runCli(['profile', 'add', ...flags], { configDir: dir })).code).toBe(0);
-    const again = await runCli(['profile', 'add', ...flags, '--environment', 'x'], { configDir: dir });
+    expect((await runPdesk(['profile', 'add', ...flags], { configDir: dir })).code).toBe(0);
+    const again = await runPdesk(['profile', 'add', ...flags, '--environment', 'x'], { configDir: dir });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('A profile named "added" exists already; use --force to replace it.');
-    const forced = await runCli(['profile', 'add', ...flags, '--environment', 'x', '--force'], { configDir: dir });
+    const forced = await runPdesk(['profile', 'add', ...flags, '--environment', 'x', '--force'], { configDir: dir });
     expect(forced.code).toBe(0);
-    expect((await runCli(['profile', 'show', 'added', '--json'], { configDir: dir })).json().environment).toBe('x');
+    expect((await runPdesk(['profile', 'show', 'added', '--json'], { configDir: dir })).json().environment).toBe('x');
   });
 
-  const hasScript = spawnSync('script', ['--version']).status === 0;
-  it.skipIf(!hasScript)('on a terminal it asks for what is missing, re-asking after a bad answer', async () => {
+  // A terminal on standard input (the IO says so): profile add asks on stderr for what is missing. A real
+  // pseudo-terminal runs the same in test/process/profile-prompt.test.ts.
+  it('on a terminal it asks for what is missing, re-asking after a bad answer', async () => {
     const dir = freshDir();
     const answers = [
       'https://practice.test/fhir',
@@ -421,11 +422,16 @@ describe.concurrent('add', () => {
       'y',
       '',
     ];
-    const out = await onTerminal([process.execPath, BIN, 'profile', 'add', '--name', 'tty'], answers, dir);
-    expect(out.code, out.text).toBe(0);
-    expect(out.text).toContain('Practice system base URL');
-    expect(out.text).toContain('--portal-url must be an http:// or https:// URL, not "notaurl".');
-    const shown = (await runCli(['profile', 'show', 'tty', '--json'], { configDir: dir })).json();
+    const out = await runPdesk(['profile', 'add', '--name', 'tty'], {
+      configDir: dir,
+      tty: { stdin: true },
+      input: answers.map((a) => `${a}\n`).join(''),
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toContain('Practice system base URL');
+    expect(out.stderr).toContain('--portal-url must be an http:// or https:// URL, not "notaurl".');
+    expect(out.json()).toMatchObject({ saved: 'tty', default: true, store: join(dir, 'profiles.json') });
+    const shown = (await runPdesk(['profile', 'show', 'tty', '--json'], { configDir: dir })).json();
     expect(shown).toMatchObject({
       name: 'tty',
       environment: 'test',
@@ -437,11 +443,20 @@ describe.concurrent('add', () => {
     });
   });
 
-  it.skipIf(!hasScript)('on a terminal, end of input cancels with exit 2 and saves nothing', async () => {
+  it('on a terminal, end of input cancels with exit 2 and saves nothing', async () => {
     const dir = freshDir();
-    const out = await onTerminal([process.execPath, BIN, 'profile', 'add'], ['only-a-name'], dir);
+    const out = await runPdesk(['profile', 'add'], { configDir: dir, tty: { stdin: true }, input: 'only-a-name\n' });
     expect(out.code).toBe(2);
-    expect(out.text).toContain('profile add was cancelled before --practice-url was given.');
+    expect(out.stderr).toContain('profile add was cancelled before --practice-url was given.');
+    expect(existsStore(dir)).toBe(false);
+  });
+
+  it('three bad answers to one question end with exit 2 naming the option, and save nothing', async () => {
+    const dir = freshDir();
+    const out = await runPdesk(['profile', 'add', '--name', 'x'], { configDir: dir, tty: { stdin: true }, input: 'a\nb\nc\n' });
+    expect(out.code).toBe(2);
+    expect(out.stderr.match(/--practice-url must be an http:\/\/ or https:\/\/ URL/g)).toHaveLength(3);
+    expect(out.stderr).toContain('pdesk: No valid value for --practice-url was given.');
     expect(existsStore(dir)).toBe(false);
   });
 });
@@ -455,29 +470,4 @@ function existsStore(dir: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Run a command with a pseudo-terminal as stdin (util-linux `script`), typing `lines`, then end of input. */
-function onTerminal(argv: string[], lines: string[], configDir: string): Promise<{ code: number; text: string }> {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', argv.map(quote).join(' '), '/dev/null'], {
-      env: {
-        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'PDESK_PROFILE')),
-        PDESK_CONFIG_DIR: configDir,
-        NO_COLOR: '1',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let text = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (text += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (text += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, text });
-    });
-    child.stdin.end(lines.map((l) => `${l}\n`).join(''));
-  });
 }

@@ -1,113 +1,13 @@
-/**
- * `pdesk notifications send --csv` as a process against the sandbox: failures counted and written to the
- * failed-rows CSV, a rerun sending only what was not acknowledged (every address received exactly once),
- * placeholders and missing columns checked before anything is sent, real CSV (quotes, newlines, BOM, `;`),
- * a torn journal, hand-written uncertain rows, a changed CSV or template refused, kill -9 and Ctrl-C.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bootId, rowHash, shortHash } from '../../../src/core/bulk/journal.js';
-import { classify, defaultJournalPath, failedCsvPath } from '../../../src/core/bulk/notifications.js';
+import { classify, failedCsvPath } from '../../../src/core/bulk/notifications.js';
 import { HttpError, NetworkError } from '../../../src/core/errors.js';
-import { BIN, type CliResult, type Env, runCli, tempDir, withSandbox, writeProfiles } from '../../helpers/cli.js';
-
-const envs: Env[] = [];
-async function sandbox(o: Parameters<typeof withSandbox>[0] = {}): Promise<Env> {
-  const e = await withSandbox({ seed: 42, ...o });
-  envs.push(e);
-  return e;
-}
-// Tests run concurrently (each with its own sandbox and files); the sandboxes close when the file is done.
-afterAll(async () => {
-  await Promise.all(envs.splice(0).map((e) => e.close()));
-});
-
-function csvFile(content: string, name = 'people.csv'): string {
-  const f = join(tempDir(), name);
-  writeFileSync(f, content);
-  return f;
-}
-
-function peopleCsv(n: number, name = 'people.csv'): string {
-  const lines = ['email,name'];
-  for (let i = 1; i <= n; i++) lines.push(`user${i}@example.org,User ${i}`);
-  return csvFile(`${lines.join('\n')}\n`, name);
-}
-
-/** How many notifications the portal stored per address. */
-function received(env: Env): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const n of env.sandbox.state.notifications) {
-    const email = n.contained[0]!.telecom[0]!.value;
-    m.set(email, (m.get(email) ?? 0) + 1);
-  }
-  return m;
-}
-
-const posts = (env: Env) => env.sandbox.received.filter((r) => r.method === 'POST' && r.path === '/portal/Communication');
-
-/** The journal a run without --journal keeps: in the config folder, per profile and CSV file (cli.md). */
-const journalOf = (env: Env, csv: string) => defaultJournalPath(env.configDir, 'sandbox', csv);
-
-const send = (csv: string, ...more: string[]) => [
-  'notifications',
-  'send',
-  '--csv',
-  csv,
-  '--topic',
-  'News',
-  '--text',
-  'Hello {name}',
-  '--json',
-  ...more,
-];
-
-/** Rows of a CSV written by pdesk (failed rows), as objects keyed by the header. */
-function failedRows(path: string): Array<Record<string, string>> {
-  return parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
-}
-
-function journalLines(path: string): Array<Record<string, unknown>> {
-  return readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-}
-
-/** Run the CLI as a child we can signal. */
-function start(env: Env, args: string[]): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, NO_COLOR: '1', PDESK_CONFIG_DIR: env.configDir, PDESK_PROFILE: undefined } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
-  const done = new Promise<CliResult>((resolve) => {
-    child.on('close', (code, signal) =>
-      resolve({
-        code: code ?? (signal === 'SIGKILL' ? 137 : 128),
-        stdout,
-        stderr,
-        json: () => JSON.parse(stdout),
-      }),
-    );
-  });
-  return { child, done };
-}
-
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { csvFile, failedRows, journalLines, journalOf, peopleCsv, posts, received, sandbox, send, until } from '../../helpers/bulk.js';
+import { run as runPdesk, tempDir, writeProfiles } from '../../helpers/run.js';
+import type { Signal } from '../../../src/cli/io.js';
 
 describe.concurrent('bulk send with failures, then a rerun', () => {
   it('3000 rows at a 10% fail rate: exit 5, failures in the failed CSV; the rerun sends only those; each address exactly once', async () => {
@@ -411,80 +311,20 @@ describe.concurrent('journal: resuming safely', () => {
 });
 
 describe.concurrent('interruptions', () => {
-  it('a portal that refuses connections stops the run early (exit 5); rows not sent are sent by the next run', async () => {
-    const env = await sandbox();
-    const csv = peopleCsv(500);
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise((r) => closed.close(r));
-    const down = tempDir();
-    writeProfiles(down, [{ ...env.profile, portal: { baseUrl: `http://127.0.0.1:${port}/portal` } }]);
-    const r = await runCli(send(csv), { configDir: down });
-    expect(r.code).toBe(5);
-    expect(r.stderr).toContain('pdesk: Stopped after 24 requests in a row could not connect to the portal.');
-    expect(r.stderr).toContain('connection refused');
-    const s = r.json();
-    expect(s.sent).toBe(0);
-    expect(s.failed).toBeGreaterThanOrEqual(24);
-    expect(s.failed).toBeLessThan(100);
-
-    const again = await env.run(send(csv));
-    expect(again.code).toBe(0);
-    expect(again.json()).toMatchObject({ sent: 500, skipped: 0, uncertain: 0 });
-  });
-
-  it('kill -9 mid-run, then reruns: nothing acknowledged is sent twice, and every row is eventually sent', async () => {
+  it('Ctrl-C (SIGINT from the IO) stops starting rows, lets in-flight ones finish and record, prints the summary and exits 130', async () => {
     const env = await sandbox({ latencyMs: 15 });
     const csv = peopleCsv(400);
-    const run = start(env, send(csv));
-    await until(() => env.sandbox.state.notifications.length >= 60);
-    run.child.kill('SIGKILL');
-    expect((await run.done).code).toBe(137);
-    await new Promise((r) => setTimeout(r, 50)); // requests already sent still land at the server
-
-    const journal = journalOf(env, csv);
-    const acknowledged = new Set(
-      journalLines(journal)
-        .filter((l) => l.state === 'ok')
-        .map((l) => l.row as number),
-    );
-    expect(acknowledged.size).toBeGreaterThan(0);
-
-    const second = await env.run(send(csv));
-    const s2 = second.json();
-    expect(s2.skipped).toBe(acknowledged.size);
-    expect(s2.uncertain).toBeLessThanOrEqual(8); // only requests in flight at the kill
-    expect(second.code).toBe(s2.uncertain > 0 ? 5 : 0);
-    const uncertain = s2.uncertain ? failedRows(s2.failedCsv).map((r) => r.email!) : [];
-    const got = received(env);
-    expect([...got.values()].every((c) => c === 1)).toBe(true); // no duplicates at all
-    for (let i = 1; i <= 400; i++) {
-      const email = `user${i}@example.org`;
-      expect(got.has(email) || uncertain.includes(email)).toBe(true);
-    }
-
-    const third = await env.run(send(csv, '--resend-uncertain'));
-    expect(third.code).toBe(0);
-    const final = received(env);
-    expect(final.size).toBe(400);
-    for (const [email, count] of final) if (count > 1) expect(uncertain).toContain(email); // only what we were told might repeat
-    for (const row of acknowledged) expect(final.get(`user${row}@example.org`)).toBe(1);
-  }, 20_000);
-
-  it('Ctrl-C stops starting rows, lets in-flight ones finish and record, prints the summary and exits 130', async () => {
-    const env = await sandbox({ latencyMs: 15 });
-    const csv = peopleCsv(400);
-    const run = start(env, send(csv));
+    let signal: (s: Signal) => void = () => undefined;
+    const running = env.run(send(csv), { signals: (deliver) => (signal = deliver) });
     await until(() => env.sandbox.state.notifications.length >= 40);
-    run.child.kill('SIGINT');
-    const r = await run.done;
+    signal('SIGINT');
+    const r = await running;
     expect(r.code).toBe(130);
     const s = r.json();
     expect(s.interrupted).toBe(true);
     expect(s.sent).toBeLessThan(400);
     expect(s.uncertain).toBe(0);
-    expect(r.stderr).toContain('interrupted; finishing');
+    expect(r.stderr).toContain('pdesk: interrupted; finishing');
     expect(r.stderr).toContain('run the same command again');
     await new Promise((res) => setTimeout(res, 50));
     expect(env.sandbox.state.notifications).toHaveLength(s.sent); // every request that went out was recorded
@@ -497,17 +337,42 @@ describe.concurrent('interruptions', () => {
     expect([...got.values()].every((c) => c === 1)).toBe(true);
   }, 20_000);
 
-  it('a second run on the same journal while one is running is refused', async () => {
-    const env = await sandbox({ latencyMs: 20 });
-    const csv = peopleCsv(2000); // 5 s at full speed: still running when the second one starts
-    const run = start(env, send(csv));
-    await until(() => env.sandbox.state.notifications.length >= 5);
-    const r = await env.run(send(csv));
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/is in use by another pdesk \(pid \d+\)/);
-    run.child.kill('SIGINT');
-    await run.done;
+  it('a second Ctrl-C quits at once with exit 130', async () => {
+    const env = await sandbox({ latencyMs: 50 });
+    const csv = peopleCsv(400);
+    let signal: (s: Signal) => void = () => undefined;
+    const running = env.run(send(csv), { signals: (deliver) => (signal = deliver) });
+    await until(() => env.sandbox.state.notifications.length >= 10);
+    signal('SIGINT');
+    signal('SIGINT');
+    const r = await running;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('pdesk: quitting; rows in flight have no recorded outcome');
+    expect(r.stdout).toBe('');
   }, 20_000);
+
+  it('a portal that refuses connections stops the run early (exit 5); rows not sent are sent by the next run', async () => {
+    const env = await sandbox();
+    const csv = peopleCsv(500);
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const down = tempDir();
+    writeProfiles(down, [{ ...env.profile, portal: { baseUrl: `http://127.0.0.1:${port}/portal` } }]);
+    const r = await runPdesk(send(csv), { configDir: down });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('pdesk: Stopped after 24 requests in a row could not connect to the portal.');
+    expect(r.stderr).toContain('connection refused');
+    const s = r.json();
+    expect(s.sent).toBe(0);
+    expect(s.failed).toBeGreaterThanOrEqual(24);
+    expect(s.failed).toBeLessThan(100);
+
+    const again = await env.run(send(csv));
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ sent: 500, skipped: 0, uncertain: 0 });
+  });
 });
 
 describe('classify', () => {
