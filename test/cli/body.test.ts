@@ -48,10 +48,10 @@ describe('--body excludes the other options of its command', () => {
     async (name, cmd) => {
       const others = cmd.options.filter((o) => o.long !== '--body' && !(name === 'notifications send' && o.long === '--csv'));
       if (others.length === 0) {
-      // chat close: --body is its only option; the check has nothing to refuse (and must not refuse --body).
-      expect(cmd.options.map((o) => o.long)).toEqual(['--body']);
-      return;
-    }
+        // chat close: --body is its only option; the check has nothing to refuse (and must not refuse --body).
+        expect(cmd.options.map((o) => o.long)).toEqual(['--body']);
+        return;
+      }
       const [group, verb] = name.split(' ');
       const given = (o: (typeof others)[number]) => [o.long!, ...(o.required || o.optional ? [VALUE[o.long!] ?? 'x'] : [])];
       const from = env.sandbox.received.length;

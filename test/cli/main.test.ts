@@ -452,7 +452,7 @@ describe('retries', () => {
 
 describe('a server that pages without end', () => {
   it('empty pages whose next link changes every time: exit 6 naming it after a bounded number of requests', async () => {
-    handler = (req, res) =>
+    handler = (_req, res) =>
       send(res, 200, {
         resourceType: 'Bundle',
         entry: [],

@@ -8,7 +8,7 @@ import { startReceiver } from '../../src/listen/receiver.js';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/config.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

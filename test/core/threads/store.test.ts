@@ -13,7 +13,7 @@ import {
   threadStorePath,
 } from '../../../src/core/threads/index.js';
 import { chatMessage } from '../../helpers/chat.js';
-import { tempDir } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/config.js';
 
 const NS = { portal: 'portal.example', practice: 'practice.example' };
 
