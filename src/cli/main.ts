@@ -117,6 +117,9 @@ export async function runProgram(argv: readonly string[], deps: Deps): Promise<P
   // `pdesk` with no command opens the TUI.
   const args = argv.length === 0 ? ['tui'] : [...argv];
   const forgetSecrets = secretScope();
+  // A command may say its exit code with ctx.exitCode; one that sets process.exitCode (written before ctx had
+  // it) is honoured too, and process.exitCode is put back so that it does not outlive the run.
+  const exitCodeBefore = process.exitCode;
   const program = buildProgram(deps);
   let code: number = ExitCode.ok;
   let error: unknown;
@@ -127,12 +130,15 @@ export async function runProgram(argv: readonly string[], deps: Deps): Promise<P
     code = reportError(e, args.includes('--verbose'), args, deps.io);
   }
   const context = contextOfRun(program);
+  const setByCommand = process.exitCode !== exitCodeBefore ? Number(process.exitCode) : undefined;
+  process.exitCode = exitCodeBefore;
+  if (code === ExitCode.ok) code = context?.exitCode ?? setByCommand ?? code;
   if (context?.keepAlive) return { code, context, error };
   await context?.close().catch(() => undefined);
   forgetSecrets();
   forgetTokens();
   forgetCommandSecrets();
-  return { code: code === ExitCode.ok && context?.exitCode !== undefined ? context.exitCode : code, context, error };
+  return { code, context, error };
 }
 
 function flushAndExit(code: number): void {

@@ -587,3 +587,28 @@ describe('every field error names an option of the command that raised it', () =
     expect(checked).toBeGreaterThan(50);
   }, 60_000);
 });
+
+describe('runProgram', () => {
+  it('returns a process.exitCode a command set (a command file written before ctx.exitCode) and puts it back', async () => {
+    const { runProgram } = await import('../../src/cli/main.js');
+    const { testIO } = await import('../../src/cli/io.js');
+    const commands = (await import('../../src/cli/commands/index.js')).commands;
+    const { Command } = await import('commander');
+    const { action } = await import('../../src/cli/context.js');
+    const legacy = () =>
+      new Command('legacy-exit').action(
+        action(() => {
+          process.exitCode = 7;
+        }),
+      );
+    commands.push(legacy);
+    try {
+      const before = process.exitCode;
+      const r = await runProgram(['legacy-exit'], { io: testIO().io });
+      expect(r.code).toBe(7);
+      expect(process.exitCode).toBe(before);
+    } finally {
+      commands.splice(commands.indexOf(legacy), 1);
+    }
+  });
+});
