@@ -589,6 +589,36 @@ describe('every field error names an option of the command that raised it', () =
 });
 
 describe('runProgram', () => {
+  it('runs with the profile loader, client factory and clock it is given: no profile store, relative dates from that clock', async () => {
+    const { runProgram } = await import('../../src/cli/main.js');
+    const { testIO } = await import('../../src/cli/io.js');
+    const { PdeskClient } = await import('../../src/core/client.js');
+    const { validateProfile } = await import('../../src/profiles/store.js');
+    handler = (_q, res) => send(res, 200, { resourceType: 'Bundle', entry: [{ resource: slot() }] });
+    const t = testIO({ env: { PDESK_CONFIG_DIR: '/nonexistent/pdesk-config', PDESK_ERR_TOKEN: TOKEN } });
+    const loaded: Array<string | undefined> = [];
+    let made = 0;
+    const r = await runProgram(['--profile', 'given', 'slots', 'list', '--service-category', GP, '--from', 'today', '--to', '+2d'], {
+      io: t.io,
+      loadProfile: (name) => {
+        loaded.push(name);
+        return validateProfile({ ...profile(), name: 'given' }, 'test');
+      },
+      makeClient: (p, o) => {
+        made += 1;
+        return new PdeskClient(p, o);
+      },
+      now: () => new Date(2026, 1, 27, 15, 30),
+    });
+    expect(r.code, t.stderr()).toBe(0);
+    expect(loaded).toEqual(['given']);
+    expect(made).toBe(1);
+    expect(JSON.parse(t.stdout())).toEqual([slot()]);
+    expect(received).toHaveLength(1);
+    expect(decodeURIComponent(received[0]!.url)).toContain('schedule.date=ge2026-02-27&schedule.date=le2026-03-01');
+    expect(received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
   it('returns a process.exitCode a command set (a command file written before ctx.exitCode) and puts it back', async () => {
     const { runProgram } = await import('../../src/cli/main.js');
     const { testIO } = await import('../../src/cli/io.js');
