@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// PDESK_COUNT_ASSERTIONS=1 counts assertion calls per test and prints the total (test/helpers/count-assertions.ts).
+const count = process.env.PDESK_COUNT_ASSERTIONS === '1';
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
@@ -7,5 +10,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 2,
+    ...(count ? { setupFiles: ['test/helpers/count-assertions.ts'], globalSetup: ['test/helpers/count-assertions-global.ts'] } : {}),
   },
 });

@@ -1,14 +1,18 @@
 /**
- * What every command action gets: the global options, the profile and client (loaded lazily, so `--help` and
- * usage errors cost nothing), verbose logging, and `emit` for the chosen output format.
+ * What every command action gets: the global options, the IO it runs with (streams, terminal, environment),
+ * the profile and client (loaded lazily, so `--help` and usage errors cost nothing), verbose logging, and
+ * `emit` for the chosen output format. A Context is built from the program's dependencies (`buildProgram`),
+ * so a command runs the same in the process (`systemIO()`) and in a test (`testIO()`).
  */
 import { type Command, CommanderError, type Option } from 'commander';
-import type { PdeskClient } from '../core/client.js';
+import type { ClientOptions, PdeskClient } from '../core/client.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import type { Profile } from '../profiles/schema.js';
-import { type Column, type Format, renderJson, renderRecord, renderTable } from './output.js';
-import { oneOf, positiveInt } from './options.js';
+import type { ProfileStore } from '../profiles/store.js';
+import { type IO, systemIO } from './io.js';
+import { type Column, type Format, renderJson, renderRecord, renderTable, safeJson } from './output.js';
+import { oneOf, positiveInt, readJsonArg, readTextArg } from './options.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -20,27 +24,46 @@ export interface GlobalOptions {
   color?: boolean;
 }
 
+/** What a run of the program depends on; everything but `io` has a default. */
+export interface Deps {
+  io: IO;
+  /** The profile to use (`name` from --profile; undefined: PDESK_PROFILE, else the default). */
+  loadProfile?: (name: string | undefined, ctx: Context) => Profile | Promise<Profile>;
+  /** The client for a profile. */
+  makeClient?: (profile: Profile, opts: ClientOptions) => PdeskClient | Promise<PdeskClient>;
+  /** The time relative dates (`today`, `+7d`) and built resources (`authoredOn`) are reckoned from. */
+  now?: () => Date;
+}
+
 export class Context {
   readonly globals: GlobalOptions;
+  readonly io: IO;
   /** Set by long-running commands (sandbox, listen, tui): the entry point then does not exit after the action. */
   keepAlive = false;
+  /** An exit code for a command that ends without an error (130 after an interrupted bulk send). */
+  exitCode?: number;
   private _profile?: Profile;
   private _client?: PdeskClient;
+  private _store?: ProfileStore;
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
 
-  constructor(readonly cmd: Command) {
+  constructor(
+    readonly cmd: Command,
+    readonly deps: Deps = { io: systemIO() },
+  ) {
     this.globals = cmd.optsWithGlobals() as GlobalOptions;
+    this.io = deps.io;
     // Everything printed goes through redact: a server that echoes a token back does not get it printed.
-    this.out = (t) => process.stdout.write(redact(t.endsWith('\n') ? t : `${t}\n`));
+    this.out = (t) => void this.io.stdout.write(redact(t.endsWith('\n') ? t : `${t}\n`));
     // stderr lines may carry untrusted text too (a listen client's URL, a store warning): sanitised and redacted.
-    this.err = (t) => process.stderr.write(redact(sanitize(t.endsWith('\n') ? t : `${t}\n`, true)));
+    this.err = (t) => void this.io.stderr.write(redact(sanitize(t.endsWith('\n') ? t : `${t}\n`, true)));
   }
 
   get format(): Format {
     if (this.globals.json) return 'json';
     if (this.globals.output) return oneOf(this.globals.output, ['table', 'json', 'ndjson'] as const, '--output');
-    return process.stdout.isTTY ? 'table' : 'json';
+    return this.io.stdoutIsTTY ? 'table' : 'json';
   }
 
   get limit(): number {
@@ -52,23 +75,42 @@ export class Context {
   }
 
   get color(): boolean {
-    return this.globals.color !== false && !process.env.NO_COLOR && !!process.stdout.isTTY;
+    return this.globals.color !== false && !this.io.env.NO_COLOR && this.io.stdoutIsTTY;
   }
 
   /** Table width: the terminal's, else COLUMNS, else 100. */
   get width(): number {
-    return process.stdout.columns || Number(process.env.COLUMNS) || 100;
+    return this.io.columns() || Number(this.io.env.COLUMNS) || 100;
+  }
+
+  /** Now, as the program's dependencies tell it (the clock, unless a test fixes it). */
+  now(): Date {
+    return this.deps.now?.() ?? new Date();
   }
 
   log = (line: string): void => {
     if (this.globals.verbose) this.err(line);
   };
 
+  /** The folder of the profile store, thread stores and journals (PDESK_CONFIG_DIR, else the user's config folder). */
+  async configDir(): Promise<string> {
+    return (await this.store()).dir;
+  }
+
+  /** The profile store of this run's config folder. */
+  async store(): Promise<ProfileStore> {
+    if (!this._store) {
+      const { configDir, openProfileStore } = await import('../profiles/store.js');
+      this._store = openProfileStore(configDir(this.io.env));
+    }
+    return this._store;
+  }
+
   /** The selected profile (the store, conf and zod are loaded on first use only). */
   async profile(): Promise<Profile> {
     if (!this._profile) {
-      const { loadProfile } = await import('../profiles/store.js');
-      this._profile = loadProfile(this.globals.profile);
+      if (this.deps.loadProfile) this._profile = await this.deps.loadProfile(this.globals.profile, this);
+      else this._profile = (await this.store()).load(this.globals.profile, this.io.env.PDESK_PROFILE);
     }
     return this._profile;
   }
@@ -77,10 +119,30 @@ export class Context {
   async client(): Promise<PdeskClient> {
     if (!this._client) {
       const profile = await this.profile();
-      const { PdeskClient } = await import('../core/client.js');
-      this._client = new PdeskClient(profile, { dryRun: this.dryRun, log: this.globals.verbose ? this.log : undefined });
+      const opts: ClientOptions = {
+        dryRun: this.dryRun,
+        log: this.globals.verbose ? this.log : undefined,
+        env: this.io.env,
+        // --dry-run: the request that would have been sent is printed (redacted by `out`), then the command stops.
+        onDryRun: (request) => this.out(safeJson(request, true)),
+      };
+      if (this.deps.makeClient) this._client = await this.deps.makeClient(profile, opts);
+      else {
+        const { PdeskClient } = await import('../core/client.js');
+        this._client = new PdeskClient(profile, opts);
+      }
     }
     return this._client;
+  }
+
+  /** Text of a file, or of standard input for `-`; a file that cannot be read is a usage error naming `option`. */
+  readText(value: string, option: string): string {
+    return readTextArg(value, option, this.io);
+  }
+
+  /** JSON from a file or standard input (`--body`, `--slot-json`); not JSON is a usage error naming `option`. */
+  readJson(value: string, option: string): unknown {
+    return readJsonArg(value, option, this.io);
   }
 
   /** Print a list: JSON array / NDJSON of `rows` as received, or a table of `columns`. */
@@ -127,11 +189,25 @@ export function deferRequiredOptions(cmd: Command): void {
   for (const sub of cmd.commands) deferRequiredOptions(sub);
 }
 
+/** The dependencies of a program (set by buildProgram on its root command), and the Context of its run. */
+const depsOf = new WeakMap<Command, Deps>();
+const contextOf = new WeakMap<Command, Context>();
+
+/** Give the program rooted at `root` its dependencies (buildProgram does this). */
+export function setDeps(root: Command, deps: Deps): void {
+  depsOf.set(root, deps);
+}
+
+/** The Context the program rooted at `root` ran its action with, if it got that far. */
+export function contextOfRun(root: Command): Context | undefined {
+  return contextOf.get(root);
+}
+
 export type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<void> | void;
 
 /**
  * Wrap an action: commander passes `(...args, options, command)`; the action gets `(ctx, ...args, options)`.
- * The Context is stashed on the root command so the entry point can close pools after it.
+ * The Context is remembered for the root command so the entry point can close pools after it.
  */
 export function action<A extends unknown[]>(fn: Action<A>) {
   return async (...raw: unknown[]) => {
@@ -139,10 +215,10 @@ export function action<A extends unknown[]>(fn: Action<A>) {
     for (const o of cmd.options)
       if (required.has(o) && cmd.getOptionValue(o.attributeName()) === undefined)
         throw new CommanderError(1, 'commander.missingMandatoryOptionValue', `error: required option '${o.flags}' not specified`);
-    const ctx = new Context(cmd);
     let root: Command = cmd;
     while (root.parent) root = root.parent;
-    (root as Command & { pdeskContext?: Context }).pdeskContext = ctx;
+    const ctx = new Context(cmd, depsOf.get(root));
+    contextOf.set(root, ctx);
     // Bad global values (--output xml, --limit x) are usage errors before anything is sent, not after.
     void ctx.format;
     void ctx.limit;

@@ -51,22 +51,32 @@ export function oauthTokenExpiry(auth: OAuthConfig): number | undefined {
   return oauthCache.get(cacheKey(auth))?.expiresAt;
 }
 
-function oauthToken(auth: OAuthConfig, what: string, tls?: TlsFiles): Promise<string> {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Forget every cached OAuth2 token. A one-shot process never needs this; a program run in-process (tests) calls
+ * it when the run ends, so no token outlives the run that fetched it.
+ */
+export function forgetTokens(): void {
+  oauthCache.clear();
+}
+
+function oauthToken(auth: OAuthConfig, what: string, tls: TlsFiles | undefined, env: Env): Promise<string> {
   const key = cacheKey(auth);
   const cached = oauthCache.get(key);
   if (cached && cached.expiresAt > Date.now() + 30_000) return Promise.resolve(cached.token);
   let pending = oauthPending.get(key);
   if (!pending) {
-    pending = requestToken(auth, what, tls, key).finally(() => oauthPending.delete(key));
+    pending = requestToken(auth, what, tls, key, env).finally(() => oauthPending.delete(key));
     oauthPending.set(key, pending);
   }
   return pending;
 }
 
-async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | undefined, key: string): Promise<string> {
+async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | undefined, key: string, env: Env): Promise<string> {
   const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.clientId });
   if (auth.scope) form.set('scope', auth.scope);
-  if (auth.clientSecretEnv) form.set('client_secret', secretFromEnv(auth.clientSecretEnv, `${what} client secret`));
+  if (auth.clientSecretEnv) form.set('client_secret', secretFromEnv(auth.clientSecretEnv, `${what} client secret`, env));
   else if (auth.privateKeyFile) {
     form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
     const keyPem = readPemFile(auth.privateKeyFile, 'private key');
@@ -128,15 +138,16 @@ export async function authHeader(
   auth: AuthConfig | undefined,
   what: string,
   tls?: TlsFiles,
-  o: { offline?: boolean } = {},
+  o: { offline?: boolean; env?: Env } = {},
 ): Promise<string | undefined> {
+  const env = o.env ?? process.env;
   if (!auth || auth.type === 'none') return undefined;
   switch (auth.type) {
     case 'bearer': {
       const token = auth.tokenEnv
-        ? secretFromEnv(auth.tokenEnv, `${what} bearer token`)
+        ? secretFromEnv(auth.tokenEnv, `${what} bearer token`, env)
         : auth.tokenCommand
-          ? secretFromCommand(auth.tokenCommand, `${what} bearer token`)
+          ? secretFromCommand(auth.tokenCommand, `${what} bearer token`, env)
           : storedSecret(auth.token!);
       // A header cannot carry a control character (undici refuses it as if the server were unreachable) and a
       // bearer token has no spaces: say which setting is wrong, without the value.
@@ -147,12 +158,12 @@ export async function authHeader(
       return `Bearer ${token}`;
     }
     case 'basic': {
-      const password = auth.passwordEnv ? secretFromEnv(auth.passwordEnv, `${what} password`) : storedSecret(auth.password!);
+      const password = auth.passwordEnv ? secretFromEnv(auth.passwordEnv, `${what} password`, env) : storedSecret(auth.password!);
       const encoded = Buffer.from(`${auth.username}:${password}`).toString('base64');
       registerSecret(encoded);
       return `Basic ${encoded}`;
     }
     case 'oauth2-client-credentials':
-      return `Bearer ${o.offline ? REDACTED : await oauthToken(auth, what, tls)}`;
+      return `Bearer ${o.offline ? REDACTED : await oauthToken(auth, what, tls, env)}`;
   }
 }

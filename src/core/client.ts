@@ -7,7 +7,7 @@ import type { Profile } from '../profiles/schema.js';
 import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
-import { ConfigError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
+import { ConfigError, ContractError, HttpError, NetworkError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON } from './ops.js';
@@ -25,13 +25,13 @@ export interface RequestDescription {
   body?: unknown;
 }
 
-/** Thrown instead of sending under --dry-run; carries the request that would have been sent (exit 0). */
-export class DryRunResult extends PdeskError {
-  readonly request: RequestDescription;
-  constructor(request: RequestDescription) {
-    super('dry run: nothing was sent', ExitCode.ok);
-    this.request = request;
-  }
+/**
+ * Control flow, not an error: under --dry-run the client hands the request it would have sent to
+ * `ClientOptions.onDryRun`, then throws this to stop the command before anything is sent or printed as done.
+ * The entry point ends the run with exit 0 when it sees it; the request rides along for callers without a sink.
+ */
+export class DryRunStop {
+  constructor(readonly request: RequestDescription) {}
 }
 
 export interface ApiResult {
@@ -77,6 +77,8 @@ export interface Exchange {
 
 export interface ClientOptions {
   dryRun?: boolean;
+  /** Under dryRun: receives each request that would have been sent (redacted), before DryRunStop is thrown. */
+  onDryRun?: (request: RequestDescription) => void;
   log?: (line: string) => void;
   transport?: Transport;
   signal?: AbortSignal;
@@ -84,6 +86,8 @@ export interface ClientOptions {
   observe?: (e: Exchange) => void;
   /** Send GET only: any other method is refused before it is sent (ConfigError, exit 3). */
   readOnly?: boolean;
+  /** Where the variables a profile names (tokenEnv, passwordEnv, clientSecretEnv) are read; the process's by default. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** `content-type` → `Content-Type` for --verbose lines (curl style). */
@@ -151,6 +155,7 @@ export class PdeskClient {
     if (contentType) setHeader(h, 'content-type', contentType);
     const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party, this.tls(party), {
       offline: !willSend,
+      env: this.opts.env,
     });
     if (auth) setHeader(h, 'authorization', auth);
     return h;
@@ -200,9 +205,13 @@ export class PdeskClient {
     o: { readForWrite?: boolean; signal?: AbortSignal },
   ): Promise<ApiResult> {
     const { party, ...desc } = d;
+    if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) {
+      const request = this.describe(desc);
+      this.opts.onDryRun?.(request);
+      throw new DryRunStop(request);
+    }
     if (this.opts.readOnly && d.method !== 'GET')
       throw new ConfigError(`Refusing to send ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}: only GET requests are sent here.`);
-    if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) throw new DryRunResult(this.describe(desc));
     const log = this.opts.log;
     const bodyText = d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body);
     if (log) {
@@ -305,24 +314,55 @@ export class PdeskClient {
   }
 }
 
-/** Read every page of a list until `limit` resources (0 = no limit), parsing each page with `parsePage`. */
+/** The most pages one list reads, whatever --limit says: a server that pages without end is stopped here (exit 6). */
+export const MAX_PAGES = 10_000;
+/** Empty pages in a row, each with a `next` link, after which a server is taken to page without end (exit 6). */
+export const MAX_EMPTY_PAGES = 10;
+
+export interface PageBounds {
+  maxPages?: number;
+  maxEmptyPages?: number;
+}
+
+/**
+ * Read every page of a list until `limit` resources (0 = no limit), parsing each page with `parsePage`. Pages are
+ * bounded as well as resources: a `next` link seen before ends the list, and a server that keeps sending `next`
+ * links (empty pages, or more than MAX_PAGES pages) is a ContractError naming how many pages it sent.
+ */
 export async function readPages<T>(
   client: PdeskClient,
   opId: OpId,
   first: CallOptions,
   parsePage: (body: unknown) => { items: T[]; next?: string },
   limit = DEFAULT_LIMIT,
+  bounds: PageBounds = {},
 ): Promise<T[]> {
+  const maxPages = bounds.maxPages ?? MAX_PAGES;
+  const maxEmpty = bounds.maxEmptyPages ?? MAX_EMPTY_PAGES;
   const out: T[] = [];
   let res: ApiResult | undefined = await client.call(opId, first);
   const seen = new Set<string>();
+  let pages = 0;
+  let emptyInARow = 0;
   while (res) {
+    pages += 1;
     const page = parsePage(res.body);
     for (const item of page.items) {
       if (limit > 0 && out.length >= limit) return out;
       out.push(item);
     }
     if (!page.next || (limit > 0 && out.length >= limit) || seen.has(page.next)) break;
+    emptyInARow = page.items.length ? 0 : emptyInARow + 1;
+    if (emptyInARow >= maxEmpty)
+      throw new ContractError(
+        '$.link',
+        `the server sent ${emptyInARow} empty pages in a row, each with a new next link (it pages without end)`,
+        [`${pages} pages read; ${out.length} resources so far. Nothing more was asked for.`],
+      );
+    if (pages >= maxPages)
+      throw new ContractError('$.link', `the server still sends a next link after ${pages} pages (pdesk reads at most ${maxPages})`, [
+        `${out.length} resources read. Narrow the search, or use --limit to read fewer.`,
+      ]);
     seen.add(page.next);
     res = await client.next(opId, page.next, { signal: first.signal });
   }

@@ -20,7 +20,7 @@ export function apiCommand(): Command {
     .action(
       action(async (ctx, methodArg: string, path: string, opts: { party: string; body?: string; query?: string[] }) => {
         const { UsageError } = await import('../../core/errors.js');
-        const { oneOf, keyValues, readJsonArg } = await import('../options.js');
+        const { oneOf, keyValues } = await import('../options.js');
         const method = methodArg.toUpperCase();
         if (!(API_METHODS as readonly string[]).includes(method))
           throw new UsageError(`<METHOD> must be one of ${API_METHODS.join(', ')}, not "${methodArg}".`);
@@ -29,7 +29,7 @@ export function apiCommand(): Command {
         if (opts.body !== undefined && (method === 'GET' || method === 'HEAD'))
           throw new UsageError(`--body cannot be sent with ${method}.`);
         if (!path.trim()) throw new UsageError('<path> must not be empty.');
-        const body = opts.body === undefined ? undefined : readJsonArg(opts.body, '--body');
+        const body = opts.body === undefined ? undefined : ctx.readJson(opts.body, '--body');
 
         const profile = await ctx.profile();
         const { baseUrlFor, encodeQuery } = await import('../../core/routes.js');

@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import type { CheckReport, CheckResult } from '../../core/check/model.js';
 import type { Profile } from '../../profiles/schema.js';
 import { type Context, action } from '../context.js';
-import { collectList, positiveInt, systemCode } from '../options.js';
+import { collectList, flagOf, positiveInt, systemCode } from '../options.js';
 
 interface CheckCliOptions {
   serviceCategory?: string;
@@ -83,27 +83,24 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
 
   const controller = new AbortController();
   const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  let reports: CheckReport[];
-  try {
-    reports = await Promise.all(
-      profiles.map((profile) =>
-        runSuite({
-          profile,
-          inputs,
-          write: !!opts.write,
-          only: opts.only,
-          slowMs,
-          signal: controller.signal,
-          label: optionOf,
-          onResult: live ? onResult : undefined,
-          log: ctx.globals.verbose ? ctx.log : undefined,
-        }),
-      ),
-    );
-  } finally {
-    process.off('SIGINT', stop);
-  }
+  ctx.io.onSignal('SIGINT', stop);
+  // A later Ctrl-C finds the run over: aborting a settled controller does nothing.
+  const reports: CheckReport[] = await Promise.all(
+    profiles.map((profile) =>
+      runSuite({
+        profile,
+        inputs,
+        write: !!opts.write,
+        only: opts.only,
+        slowMs,
+        signal: controller.signal,
+        label: flagOf,
+        onResult: live ? onResult : undefined,
+        log: ctx.globals.verbose ? ctx.log : undefined,
+        env: ctx.io.env,
+      }),
+    ),
+  );
 
   if (junitFile) await junitFile.write(junitXml(reports));
   if (table) {
@@ -123,7 +120,7 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
   }
 
   if (controller.signal.aborted) {
-    process.exitCode = 130;
+    ctx.exitCode = 130;
     return;
   }
   const bad = reports.filter((r) => r.summary.fail + r.summary.error > 0);
@@ -132,9 +129,6 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
     throw new PdeskError(`Checks did not pass: ${what.join('; ')}.`, ExitCode.checks);
   }
 }
-
-/** How skip and omit reasons name an input: its option (`serviceCategory` → `--service-category`). */
-const optionOf = (field: string) => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 function header(profile: Profile, write: boolean): string {
   return `pdesk check · profile ${profile.name}${profile.environment ? ` (${profile.environment})` : ''} · appointment API ${profile.appointmentApi}${profile.approvalFlow ? ', approval flow' : ''} · ${write ? 'read and write' : 'read-only'}`;

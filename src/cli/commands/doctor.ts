@@ -34,7 +34,6 @@ async function runDoctorCommand(ctx: Context, opts: DoctorCliOptions): Promise<v
   const { ExitCode, PdeskError } = await import('../../core/errors.js');
   const { profileEntries } = await import('../profile-selection.js');
   const { several, entries } = await profileEntries(ctx, opts);
-  const { configDir } = await import('../../profiles/store.js');
   const { runDoctor } = await import('../../core/doctor/index.js');
   const { areaHeading, profilesTable, row, summaryLine } = await import('../results-table.js');
   const table = ctx.format === 'table';
@@ -49,9 +48,9 @@ async function runDoctorCommand(ctx: Context, opts: DoctorCliOptions): Promise<v
     }
     ctx.out(row(r, style));
   };
-  const dir = configDir();
+  const dir = await ctx.configDir();
   const reports = await Promise.all(
-    entries.map((e) => runDoctor({ name: e.name, raw: e.raw, configDir: dir, onResult: live ? onResult : undefined })),
+    entries.map((e) => runDoctor({ name: e.name, raw: e.raw, configDir: dir, env: ctx.io.env, onResult: live ? onResult : undefined })),
   );
   if (live) ctx.out(summaryLine(reports[0]!.summary, reports[0]!.durationMs, style));
   else if (table) ctx.out(profilesTable(reports, style));

@@ -5,7 +5,9 @@
  */
 import { Command } from 'commander';
 import type { BulkCounters, BulkSend, BulkSummary } from '../../core/bulk/notifications.js';
+import { readBody } from '../body.js';
 import { action, type Context } from '../context.js';
+import type { Signal } from '../io.js';
 
 interface SendOptions {
   email?: string;
@@ -26,17 +28,11 @@ const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}
 async function single(ctx: Context, opts: SendOptions): Promise<void> {
   const { UsageError, BodyError } = await import('../../core/errors.js');
   const { buildNotification, sendNotification } = await import('../../core/api/notifications.js');
-  const { readJsonArg } = await import('../options.js');
   const bulkOnly = BULK_ONLY.filter((k) => opts[k] !== undefined);
   if (bulkOnly.length)
     throw new UsageError(`${bulkOnly.map(flag).join(', ')} ${bulkOnly.length > 1 ? 'go' : 'goes'} with --csv (a bulk send).`);
-  let body: unknown;
-  if (opts.body !== undefined) {
-    const others = (['email', 'topic', 'text'] as const).filter((k) => opts[k] !== undefined);
-    if (others.length)
-      throw new UsageError(`--body sends a complete notification and cannot be combined with ${others.map(flag).join(', ')}.`);
-    body = readJsonArg(opts.body, '--body');
-  } else {
+  let body = readBody(ctx, 'notification');
+  if (body === undefined) {
     const missing = (['email', 'topic', 'text'] as const).filter((k) => opts[k] === undefined);
     if (missing.length)
       throw new UsageError(
@@ -93,7 +89,8 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   if (missing.length) throw new UsageError(`${missing.map(flag).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required with --csv.`);
   const concurrency = opts.concurrency === undefined ? undefined : positiveInt(opts.concurrency, '--concurrency');
   if (concurrency !== undefined && concurrency > 256) throw new UsageError(`--concurrency must be at most 256, not ${concurrency}.`);
-  const tty = !!process.stderr.isTTY;
+  const io = ctx.io;
+  const tty = io.stderrIsTTY;
   const profile = await ctx.profile();
   const client = await ctx.client();
   const warn = (line: string) => ctx.err(line);
@@ -101,10 +98,9 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   // Journals live in the config folder (cli.md), one per profile and CSV file, unless --journal says otherwise.
   let journal = opts.journal;
   if (journal === undefined) {
-    const { configDir } = await import('../../profiles/store.js');
     const { mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
-    journal = defaultJournalPath(configDir(), profile.name, opts.csv!);
+    journal = defaultJournalPath(await ctx.configDir(), profile.name, opts.csv!);
     mkdirSync(dirname(journal), { recursive: true, mode: 0o700 });
   }
   const job: BulkSend = await Bulk.prepare(
@@ -129,33 +125,33 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
       return;
     }
     ctx.err(`dry run: the request for row ${first.row} (one request per row to send; nothing is sent, no journal written)`);
-    await client.call('C5', { body: first.body }); // throws DryRunResult, printed by the entry point
+    await client.call('C5', { body: first.body }); // prints the request (onDryRun) and stops the command (DryRunStop)
     return;
   }
 
   // Ctrl-C: stop starting rows, let the ones in flight finish and record; a second Ctrl-C quits at once.
   let interrupted = false;
-  const onSignal = (sig: NodeJS.Signals) => {
+  const onSignal = (sig: Signal) => {
     if (!interrupted) {
       interrupted = true;
       job.stop();
-      if (tty) process.stderr.write('\r\x1b[2K');
+      if (tty) io.stderr.write('\r\x1b[2K');
       ctx.err(
         `pdesk: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}; finishing ${job.counters.inFlight} request(s) in flight (press Ctrl-C again to quit at once).`,
       );
     } else {
       ctx.err('pdesk: quitting; rows in flight have no recorded outcome and are reported as uncertain by the next run.');
-      process.exit(130);
+      io.exitNow(130);
     }
   };
   // Left installed until the process exits, so that no signal ends it before the summary.
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  io.onSignal('SIGINT', onSignal);
+  io.onSignal('SIGTERM', onSignal);
 
   let timer: NodeJS.Timeout | undefined;
   if (tty) {
     timer = setInterval(() => {
-      if (!job.stopped) process.stderr.write(`\r\x1b[2K${progressLine(job.counters)}`);
+      if (!job.stopped) io.stderr.write(`\r\x1b[2K${progressLine(job.counters)}`);
     }, 200);
   }
   const started = Date.now();
@@ -165,7 +161,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   } finally {
     if (timer) {
       clearInterval(timer);
-      process.stderr.write('\r\x1b[2K');
+      io.stderr.write('\r\x1b[2K');
     }
   }
   const ms = Date.now() - started;
@@ -187,7 +183,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   if (summary.error) throw summary.error;
   if (summary.exitCode === 130) {
     ctx.err('pdesk: interrupted; run the same command again to send the remaining rows.');
-    process.exitCode = 130;
+    ctx.exitCode = 130;
     return;
   }
   if (summary.exitCode !== 0) {

@@ -84,7 +84,7 @@ export function sandboxCommand(): Command {
         if (opts.tokenEnv !== undefined) {
           if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.tokenEnv))
             throw new UsageError(`--token-env must be an environment variable name, not "${opts.tokenEnv}".`);
-          token = process.env[opts.tokenEnv];
+          token = ctx.io.env[opts.tokenEnv];
           if (!token) throw new UsageError(`--token-env ${opts.tokenEnv}: that environment variable is not set or empty.`);
           const { registerSecret } = await import('../../core/redact.js');
           registerSecret(token);
@@ -144,10 +144,10 @@ export function sandboxCommand(): Command {
           sandbox
             .close()
             .catch(() => undefined)
-            .finally(() => process.exit(0));
+            .finally(() => ctx.io.exitNow(0));
         };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        ctx.io.onSignal('SIGINT', stop);
+        ctx.io.onSignal('SIGTERM', stop);
 
         const info = {
           url: sandbox.url,

@@ -41,6 +41,8 @@ export interface SuiteOptions {
   log?: (line: string) => void;
   /** "Now" for the dates searched (tests). */
   now?: Date;
+  /** Where the variables the profile names are read (the process's by default). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The run's inputs: those given, then the profile's `check` block. */
@@ -64,6 +66,7 @@ export async function runSuite(o: SuiteOptions): Promise<CheckReport> {
     transport: o.transport,
     log: o.log,
     readOnly: !write,
+    env: o.env,
     observe: (e) => holder.run?.observe(e),
   });
   const run = new Run({

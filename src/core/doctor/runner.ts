@@ -29,6 +29,8 @@ export interface DoctorOptions {
   signal?: AbortSignal;
   onResult?: (r: DoctorResult) => void;
   transport?: Transport;
+  /** Where the variables the profile names are read (the process's by default). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A step's outcome: messages (an `error` makes it fail), or `omit`/`skip` with the reason. */
@@ -88,9 +90,11 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       await step(id, area, title, () => ({ result: 'skip', reason: 'needs a valid profile' }));
   } else {
     const p = profile;
-    await step('secrets', 'profile', 'its secrets resolve (variables, token commands, key files)', () => ({ messages: secretMessages(p) }));
+    await step('secrets', 'profile', 'its secrets resolve (variables, token commands, key files)', () => ({
+      messages: secretMessages(p, o.env),
+    }));
     const exchanges: Exchange[] = [];
-    const client = new PdeskClient(p, { transport: o.transport, readOnly: true, observe: (e) => exchanges.push(e) });
+    const client = new PdeskClient(p, { transport: o.transport, readOnly: true, env: o.env, observe: (e) => exchanges.push(e) });
     try {
       for (const party of ['practice', 'portal'] as const) await partySteps(p, party, client, exchanges, step, o.signal);
     } finally {

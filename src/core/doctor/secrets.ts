@@ -36,11 +36,11 @@ function fileMessages(path: string, what: string, secret: boolean): CheckMessage
   return out;
 }
 
-function authMessages(auth: AuthConfig | undefined, party: Party): CheckMessage[] {
+function authMessages(auth: AuthConfig | undefined, party: Party, vars?: Readonly<Record<string, string | undefined>>): CheckMessage[] {
   const who = partyName(party);
   const env = (name: string, what: string): CheckMessage => {
     try {
-      secretFromEnv(name, `${party} ${what}`);
+      secretFromEnv(name, `${party} ${what}`, vars);
       return { type: 'info', text: `${who}: the environment variable ${name} (${what}) is set.` };
     } catch (e) {
       return { type: 'error', text: `${who}: ${(e as Error).message}` };
@@ -98,9 +98,9 @@ function tlsMessages(tls: TlsConfig | undefined, party: Party): CheckMessage[] {
 }
 
 /** Every message about the secrets and TLS files of both parties. */
-export function secretMessages(profile: Profile): CheckMessage[] {
+export function secretMessages(profile: Profile, vars?: Readonly<Record<string, string | undefined>>): CheckMessage[] {
   return (['practice', 'portal'] as const).flatMap((party) => {
     const block = party === 'practice' ? profile.practice : profile.portal;
-    return [...authMessages(block.auth, party), ...tlsMessages(block.tls, party)];
+    return [...authMessages(block.auth, party, vars), ...tlsMessages(block.tls, party)];
   });
 }
