@@ -124,6 +124,46 @@ export function splitKeys(input: string, key: Key): Array<[string, Key]> {
   return out;
 }
 
+/** The characters of a run of text as the single keys Ink would have reported one by one. */
+function charKeys(input: string): Array<[string, Key]> {
+  return [...input].map((ch) => [ch, { ...NO_KEY, shift: /^[A-Z]$/.test(ch) }]);
+}
+
+/** A run of several printable characters in one event (`jj`, a paste). */
+function isRun(input: string, key: Key): boolean {
+  return [...input].length > 1 && isText(input, key);
+}
+
+/**
+ * The input handler of the TUI: every key of a chunk counts, in order. Control characters are split off
+ * (splitKeys); a run of text goes whole to a binding that takes text (a form field, the filter: a paste stays
+ * one edit), and otherwise key by key, so `jj` moves two rows and `qq` quits. Keys after the first are
+ * dispatched one at a time, each after the previous one's updates (a key may open the form the next key
+ * types into), and in order with whatever arrives meanwhile.
+ */
+export function useKeyFeed(router: KeyRouter): (input: string, key: Key) => void {
+  const queue = useRef<Array<[string, Key]>>([]);
+  return useMemo(() => {
+    const one = (input: string, key: Key) => {
+      if (router.dispatch(input, key) || !isRun(input, key)) return;
+      const [first, ...rest] = charKeys(input);
+      queue.current.unshift(...rest);
+      router.dispatch(first![0], first![1]);
+    };
+    const drain = () => {
+      const next = queue.current.shift();
+      if (!next) return;
+      one(next[0], next[1]);
+      if (queue.current.length) setImmediate(drain);
+    };
+    return (input, key) => {
+      const idle = queue.current.length === 0;
+      queue.current.push(...splitKeys(input, key));
+      if (idle) drain();
+    };
+  }, [router]);
+}
+
 /** True when the event is printable text a text field should insert. */
 export function isText(input: string, key: Key): boolean {
   if (!input || key.ctrl || key.meta || key.return || key.escape || key.tab) return false;
@@ -135,7 +175,8 @@ export interface KeyRouter {
   unregister(id: string): void;
   /** Registrations in dispatch order (for the hint line and help). */
   active(): Registration[];
-  dispatch(input: string, key: Key): void;
+  /** Route one key event; true when a binding took it (false: no binding, or swallowed by a capturing layer). */
+  dispatch(input: string, key: Key): boolean;
 }
 
 const RouterContext = createContext<KeyRouter | null>(null);
@@ -182,16 +223,17 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
         const names = keyNames(input, key);
         if (names.includes('ctrl-c')) {
           onCtrlCRef.current();
-          return;
+          return true;
         }
         const text = isText(input, key);
         for (const r of this.active()) {
           for (const b of r.bindings) {
             const hit = b.keys.some((k) => names.includes(k) || (k === 'text' && text));
-            if (hit && b.run(input, key) !== false) return;
+            if (hit && b.run(input, key) !== false) return true;
           }
-          if (r.capture) return;
+          if (r.capture) return false;
         }
+        return false;
       },
     }),
     [],
