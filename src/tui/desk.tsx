@@ -58,6 +58,11 @@ export interface RunOptions<T> {
    * status line says so.
    */
   sends?: boolean;
+  /**
+   * A refresh in the background (after a refusal): the status line keeps what it says meanwhile (the
+   * refusal) instead of being cleared when the call starts.
+   */
+  quiet?: boolean;
 }
 
 export interface DeskStatus {
@@ -145,7 +150,7 @@ export function DeskProvider(p: DeskProviderProps) {
       controllers.current.add(entry);
       const started = Date.now();
       const seq = ++statusSeq.current;
-      setStatus((s) => ({ ...s, status: undefined, busy: { label, started } }));
+      setStatus((s) => ({ ...s, status: o.quiet ? s.status : undefined, busy: { label, started } }));
       try {
         const value = await fn(entry.ctrl.signal);
         if (!mounted.current) return { ok: true, value };

@@ -37,6 +37,8 @@ export interface ListViewProps<T> {
   active?: boolean;
   /** Key of an item, to keep the selection on the same item when the list changes. */
   itemKey?: (item: T) => string;
+  /** Rows drawn dim (e.g. slots already past). */
+  dim?: (item: T) => boolean;
 }
 
 type Row<T> = { group: string; count: number; item?: undefined } | { item: T; group?: undefined; count?: undefined };
@@ -223,7 +225,7 @@ export function ListView<T>(p: ListViewProps<T>) {
       } else {
         const isSel = i === normalized.sel;
         lines.push(
-          <Text key={`r${i}`} inverse={isSel && active} bold={isSel} wrap="truncate">
+          <Text key={`r${i}`} inverse={isSel && active} bold={isSel} dimColor={!isSel && !!p.dim?.(r.item as T)} wrap="truncate">
             {fit(`${isSel ? '>' : ' '} ${p.render(r.item as T, w - 2)}`, w, isSel && active)}
           </Text>,
         );

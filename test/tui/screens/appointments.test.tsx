@@ -1,6 +1,6 @@
 /** Appointments screen against a real sandbox: list, details, cancel with confirmation, errors keep the form. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Desk, KEY, openDesk } from './harness.js';
+import { type Desk, KEY, openDesk } from '../harness.js';
 
 let desk: Desk | undefined;
 afterEach(async () => {

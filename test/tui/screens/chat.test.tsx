@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildChatMessage, replyMessage, sendMessage } from '../../src/core/api/chat.js';
-import { PdeskClient } from '../../src/core/client.js';
-import type { ChatCommunication } from '../../src/core/schemas/chat.js';
-import { type ThreadStore, openThreadStore } from '../../src/core/threads/index.js';
-import { Profile } from '../../src/profiles/schema.js';
-import { type Receiver, startReceiver } from '../../src/listen/receiver.js';
-import { sandboxProfile } from '../../src/sandbox/profile.js';
-import { type Desk, KEY, lines, openDesk } from './harness.js';
+import { buildChatMessage, replyMessage, sendMessage } from '../../../src/core/api/chat.js';
+import { PdeskClient } from '../../../src/core/client.js';
+import type { ChatCommunication } from '../../../src/core/schemas/chat.js';
+import { type ThreadStore, openThreadStore } from '../../../src/core/threads/index.js';
+import { Profile } from '../../../src/profiles/schema.js';
+import { type Receiver, startReceiver } from '../../../src/listen/receiver.js';
+import { sandboxProfile } from '../../../src/sandbox/profile.js';
+import { type Desk, KEY, lines, openDesk } from '../harness.js';
 
 interface Chat {
   desk: Desk;

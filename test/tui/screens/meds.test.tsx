@@ -1,6 +1,6 @@
 /** Meds screen against a real sandbox: list (M1), detail (M2), reorder with pharmacy search (M4) and order (M3). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Desk, KEY, lines, openDesk } from './harness.js';
+import { type Desk, KEY, lines, openDesk } from '../harness.js';
 
 let desk: Desk | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 /** Notify screen against a real sandbox: write, confirm the body, send (C5), the session's sent list, errors keep the form. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Desk, KEY, lines, openDesk } from './harness.js';
+import { type Desk, KEY, lines, openDesk } from '../harness.js';
 
 let desk: Desk | undefined;
 afterEach(async () => {
