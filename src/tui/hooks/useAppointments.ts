@@ -89,7 +89,7 @@ export function useAppointments() {
     const top = stack.current();
     if (top.kind !== 'confirm') return;
     const { appointment: a, body } = top;
-    stack.pop(); // the form is back while the request runs, and stays as typed if it is refused
+    unconfirm(); // the form is back while the request runs, and stays as typed (on the field to fix) if it is refused
     const r = await desk.run(`Cancelling appointment ${clean(a.id)} (A7)`, (signal) => cancelAppointment(desk.client, body, { signal }), {
       sends: true,
     });

@@ -146,7 +146,7 @@ export function useChat() {
     const top = stack.current();
     if (top.kind !== 'send') return;
     const fromNew = stack.steps[stack.steps.length - 2]?.kind === 'new';
-    stack.pop();
+    unconfirm();
     if (!(await writes.send(top.op, top.body))) return;
     const thread = top.body.encounter.identifier[0]!.value;
     if (fromNew) {

@@ -222,8 +222,9 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     const top = stack.current();
     if (top.kind !== 'confirm') return;
     const { slot, body } = top;
-    // The form is back while the request runs; it cannot be sent again meanwhile (Form waits for desk.running()).
-    stack.pop();
+    // The form is back (on the field to fix, should it be refused) while the request runs; it cannot be sent
+    // again meanwhile (Form waits for desk.running()).
+    unconfirm();
     const r = await desk.run('Booking (A6)', (signal) => createAppointment(client, body, { signal }), { sends: true });
     if (!r.ok) {
       // Someone else has the slot: the list is read again so it no longer offers it (the form stays as typed).
