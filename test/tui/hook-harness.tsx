@@ -4,14 +4,16 @@
  * What is tested is the hook's state machine — which steps follow which answers, what is refused before
  * anything is sent, where the cursor goes — not HTTP, which the screen tests cover against the real sandbox.
  */
+import { useInput } from 'ink';
 import { render } from 'ink-testing-library';
+import type React from 'react';
 import { vi } from 'vitest';
 import type { CallOptions, PdeskClient } from '../../src/core/client.js';
 import type { OpId } from '../../src/core/ops.js';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { DeskProvider, type DeskStatus, useDeskStatus } from '../../src/tui/desk.js';
-import { KeyRouterProvider, useKeyRouterState } from '../../src/tui/keys.js';
+import { KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
 
 /**
  * An answer: a body (status 200, or 201 for a write), or a function of the call returning one (or a
@@ -84,16 +86,61 @@ function Probe({ useHook, box }: ProbeProps) {
   return null;
 }
 
-function HookHost(p: ProbeProps & { profile: Profile; client: PdeskClient; configDir?: string }) {
+function HookHost(p: ProbeProps & { profile: Profile; client: PdeskClient; configDir?: string; children?: React.ReactNode }) {
   const { router, version } = useKeyRouterState(() => undefined);
+  // Keys typed into the fake terminal reach the router, as in the App.
+  useInput(useKeyFeed(router));
   return (
     <KeyRouterProvider router={router} version={version}>
       <DeskProvider profile={p.profile} makeClient={() => p.client} configDir={p.configDir}>
-        {() => <Probe useHook={p.useHook} box={p.box} />}
+        {() => (
+          <>
+            <Probe useHook={p.useHook} box={p.box} />
+            {p.children}
+          </>
+        )}
       </DeskProvider>
     </KeyRouterProvider>
   );
 }
+
+/**
+ * A component (a Form, a Confirm) under the key router and the desk, with keys typed into it: `press` sends
+ * each key and waits for the frame to settle a little.
+ */
+export function renderWithDesk(node: React.ReactNode, o: HookOptions = {}) {
+  const profile = o.profile ?? testProfile();
+  const fake = fakeClient(profile, o.answers ?? {});
+  const box: { current?: unknown; status?: DeskStatus } = {};
+  const r = render(
+    <HookHost useHook={noHook} box={box} profile={profile} client={fake.client} configDir={o.configDir}>
+      {node}
+    </HookHost>,
+  );
+  return {
+    frame: () => r.lastFrame() ?? '',
+    /** The status line's text ('' when empty). */
+    text: () => box.status?.status?.text ?? '',
+    async press(...keys: string[]) {
+      for (const k of keys) {
+        r.stdin.write(k);
+        await new Promise((res) => setTimeout(res, 10));
+      }
+    },
+    rerender: (next: React.ReactNode) =>
+      r.rerender(
+        <HookHost useHook={noHook} box={box} profile={profile} client={fake.client} configDir={o.configDir}>
+          {next}
+        </HookHost>,
+      ),
+    unmount: () => {
+      r.unmount();
+      r.cleanup();
+    },
+  };
+}
+
+const noHook = () => undefined;
 
 export function renderHook<T>(useHook: () => T, o: HookOptions = {}): RenderedHook<T> {
   const profile = o.profile ?? testProfile();
