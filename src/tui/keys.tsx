@@ -10,7 +10,7 @@
  */
 import type { Key } from 'ink';
 import type React from 'react';
-import { createContext, useContext, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** Key names a binding may use; anything else is a literal character (`c`, `/`, `?`, `G`). */
 export type KeyName =
@@ -55,6 +55,8 @@ interface Registration {
   capture: boolean;
   scope: string;
   bindings: readonly Binding[];
+  /** The keys and texts of the bindings: the hint line and help change when it does. */
+  descriptor: string;
 }
 
 /** Name of a key event as used in bindings: 'enter', 'esc', 'pgdn', 'ctrl-s', 'a', 'G', … */
@@ -193,11 +195,10 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
   const signature = useRef('');
   const onCtrlCRef = useRef(onCtrlC);
   onCtrlCRef.current = onCtrlC;
-  const bump = () => {
+  // Reads only refs and the state setter: made once, like the router below.
+  const bump = useCallback(() => {
     const sig = [...regs.current.values()]
-      .map(
-        (r) => `${r.id}:${r.layer}:${r.capture}:${r.bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',')}`,
-      )
+      .map((r) => `${r.id}:${r.layer}:${r.capture}:${r.descriptor}`)
       .sort()
       .join(';');
     if (sig !== signature.current) {
@@ -205,8 +206,7 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
       // Defer: registration happens inside effects of other components.
       queueMicrotask(() => setVersion((v) => v + 1));
     }
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the router and the registration depend only on the stable refs read inside; listing the callbacks would re-register on every render
+  }, []);
   const router = useMemo<KeyRouter>(
     () => ({
       register(r) {
@@ -236,7 +236,7 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
         return false;
       },
     }),
-    [],
+    [bump],
   );
   return { router, version };
 }
@@ -283,12 +283,11 @@ export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): v
   const layer = o.layer ?? 'screen';
   const capture = !!o.capture;
   // Stable wrappers so the registration need not change when closures do; the descriptor (keys, labels)
-  // is part of the dependency so hint and help stay current.
+  // is part of the registration so hint and help stay current.
   const descriptor = bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',');
   const order = useRef(0);
   // A layout effect: the registration is in place as soon as the component is on screen, so a key typed
   // right after (a paste, a fast operator, a test) reaches it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the router and the registration depend only on the stable refs read inside; listing the callbacks would re-register on every render
   useLayoutEffect(() => {
     if (!active) return;
     if (!order.current) order.current = ++orderCounter;
@@ -299,9 +298,9 @@ export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): v
       helpKeys: b.helpKeys,
       run: (input, key) => (latest.current[i] ?? b).run(input, key),
     }));
-    router.register({ id, order: order.current, layer, capture, scope, bindings: wrapped });
+    router.register({ id, order: order.current, layer, capture, scope, bindings: wrapped, descriptor });
     return () => router.unregister(id);
-  }, [active, layer, capture, scope, descriptor, id]);
+  }, [router, active, layer, capture, scope, descriptor, id]);
 }
 
 /** Display form of a key for hints: `enter` → `Enter`, `pgdn` → `PgDn`. */
