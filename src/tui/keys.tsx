@@ -137,31 +137,39 @@ function isRun(input: string, key: Key): boolean {
 }
 
 /**
- * The input handler of the TUI: every key of a chunk counts, in order. Control characters are split off
- * (splitKeys); a run of text goes whole to a binding that takes text (a form field, the filter: a paste stays
- * one edit), and otherwise key by key, so `jj` moves two rows and `qq` quits. Keys after the first are
- * dispatched one at a time, each after the previous one's updates (a key may open the form the next key
- * types into), and in order with whatever arrives meanwhile.
+ * The input handler of the TUI: every key counts, in order. Control characters are split off (splitKeys); a run
+ * of text goes whole to a binding that takes text (a form field, the filter: a paste stays one edit), and
+ * otherwise key by key, so `jj` moves two rows and `qq` quits. A key that did something may change what the
+ * next one reaches (`:` opens the palette the next key types into), and Ink renders that change in a later
+ * task: the keys after it, in the same chunk or read meanwhile (a fast typist, a loaded machine), wait until
+ * that task has run.
  */
 export function useKeyFeed(router: KeyRouter): (input: string, key: Key) => void {
   const queue = useRef<Array<[string, Key]>>([]);
   return useMemo(() => {
+    let settling = false;
+    /** One key; true when a binding took it. A run of text no binding took goes back as its keys. */
     const one = (input: string, key: Key) => {
-      if (router.dispatch(input, key) || !isRun(input, key)) return;
-      const [first, ...rest] = charKeys(input);
-      queue.current.unshift(...rest);
-      router.dispatch(first![0], first![1]);
+      if (router.dispatch(input, key)) return true;
+      if (isRun(input, key)) queue.current.unshift(...charKeys(input));
+      return false;
     };
     const drain = () => {
-      const next = queue.current.shift();
-      if (!next) return;
-      one(next[0], next[1]);
-      if (queue.current.length) setImmediate(drain);
+      while (!settling && queue.current.length) {
+        const [input, key] = queue.current.shift()!;
+        if (one(input, key)) {
+          // React scheduled the render of this key's changes (setImmediate) before this: it runs first.
+          settling = true;
+          setImmediate(() => {
+            settling = false;
+            drain();
+          });
+        }
+      }
     };
     return (input, key) => {
-      const idle = queue.current.length === 0;
       queue.current.push(...splitKeys(input, key));
-      if (idle) drain();
+      drain();
     };
   }, [router]);
 }

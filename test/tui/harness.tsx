@@ -39,6 +39,8 @@ export interface Desk {
   press(...keys: string[]): Promise<void>;
   /** Type text character by character. */
   type(text: string): Promise<void>;
+  /** Keys read one after another before the screen could draw in between (a fast typist, a loaded machine). */
+  burst(...keys: string[]): void;
   waitFor(text: string | RegExp, timeout?: number): Promise<string>;
   /** Wait until the text is no longer on screen. */
   waitGone(text: string, timeout?: number): Promise<string>;
@@ -83,6 +85,9 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
         r.stdin.write(k);
         await tick(k === KEY.esc ? 25 : 10);
       }
+    },
+    burst(...keys) {
+      for (const k of keys) r.stdin.write(k);
     },
     async type(text) {
       for (const ch of text) {

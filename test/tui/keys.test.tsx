@@ -70,6 +70,17 @@ describe('repeated letters in one chunk', () => {
     await vi.waitFor(() => expect(desk!.quitCalls).toBe(2));
   });
 
+  it('keys read before the screen drew the previous one reach what that key opened (the palette, then a form)', async () => {
+    desk = await openDesk();
+    await desk.waitFor('gp — General practice');
+    desk.burst(':', 'a', 'p', 'p', '\r');
+    await desk.waitFor('3 appointments.');
+    expect(desk.frame()).toContain('[2 Appointments]');
+    desk.burst('c', '\u001B[B', 'n', 'o', ' ', 'q');
+    await desk.waitFor(/› Comment\s+no q/);
+    expect(desk.quitCalls).toBe(0);
+  });
+
   it('a run of text typed into a form arrives whole, and the same letters are typed, not taken as keys', async () => {
     desk = await openDesk({ screen: 'appointments' });
     await desk.waitFor('3 appointments.');

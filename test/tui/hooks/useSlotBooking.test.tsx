@@ -154,10 +154,11 @@ describe('useSlotBooking', () => {
     setFree([slot('0900'), slot('1030')]); // someone else took 11:00
     h.current.book();
     await h.until(() => expect(h.fake.of('A4')).toHaveLength(2));
+    // The list read again without the taken slot; the form still on top, the refusal still said.
+    await h.until(() => expect(h.current.slots.map((s) => s.id)).toEqual(['slot-11-20260302-0900', 'slot-11-20260302-1030']));
     await h.idle();
     expect(h.current.stack.top.kind).toBe('book');
     expect(h.text()).toContain('HTTP 409 Conflict');
     expect(h.text()).toContain('Slot is not free.');
-    expect(h.current.slots.map((s) => s.id)).toEqual(['slot-11-20260302-0900', 'slot-11-20260302-1030']);
   });
 });
