@@ -11,6 +11,7 @@ import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } f
 import { fit, wrap } from './format.js';
 import {
   type Binding,
+  KeyFeedSync,
   KeyRouterProvider,
   ScopeContext,
   keyLabel,
@@ -58,11 +59,13 @@ export function Root(p: RootProps) {
   const quit = useCallback(() => (p.onQuit ? p.onQuit() : app.exit()), [p.onQuit, app]);
   const { router, version } = useKeyRouterState(quit);
   const { isRawModeSupported } = useStdin();
-  useInput(useKeyFeed(router), { isActive: isRawModeSupported === true });
+  const feed = useKeyFeed(router);
+  useInput(feed, { isActive: isRawModeSupported === true });
   const [started, setStarted] = useState<StartedSandbox | undefined>();
   const profile = started?.profile ?? p.profile;
   return (
     <SizeContext.Provider value={p.size}>
+      <KeyFeedSync feed={feed} />
       <KeyRouterProvider router={router} version={version}>
         {profile ? (
           <DeskProvider

@@ -136,42 +136,79 @@ function isRun(input: string, key: Key): boolean {
   return [...input].length > 1 && isText(input, key);
 }
 
+/** The input handler of the TUI (see useKeyFeed), and the hand-shake with KeyFeedSync. */
+export interface KeyFeed {
+  (input: string, key: Key): void;
+  /** Set by KeyFeedSync: ask for a commit after everything React has pending. */
+  request?: () => void;
+  /** Called by KeyFeedSync once that commit is done. */
+  settled(): void;
+}
+
 /**
  * The input handler of the TUI: every key counts, in order. Control characters are split off (splitKeys); a run
  * of text goes whole to a binding that takes text (a form field, the filter: a paste stays one edit), and
  * otherwise key by key, so `jj` moves two rows and `qq` quits. A key that did something may change what the
- * next one reaches (`:` opens the palette the next key types into), and Ink renders that change in a later
- * task: the keys after it, in the same chunk or read meanwhile (a fast typist, a loaded machine), wait until
- * that task has run.
+ * next one reaches (`:` opens the palette the next key types into), and React renders that change in a later
+ * task (React 19 schedules it; under load, after other work): the keys after it, in the same chunk or read
+ * meanwhile, wait until it is committed (KeyFeedSync, rendered beside the tree, tells when).
  */
-export function useKeyFeed(router: KeyRouter): (input: string, key: Key) => void {
-  const queue = useRef<Array<[string, Key]>>([]);
+export function useKeyFeed(router: KeyRouter): KeyFeed {
   return useMemo(() => {
+    const queue: Array<[string, Key]> = [];
     let settling = false;
     /** One key; true when a binding took it. A run of text no binding took goes back as its keys. */
     const one = (input: string, key: Key) => {
       if (router.dispatch(input, key)) return true;
-      if (isRun(input, key)) queue.current.unshift(...charKeys(input));
+      if (isRun(input, key)) queue.unshift(...charKeys(input));
       return false;
     };
     const drain = () => {
-      while (!settling && queue.current.length) {
-        const [input, key] = queue.current.shift()!;
+      while (!settling && queue.length) {
+        const [input, key] = queue.shift()!;
         if (one(input, key)) {
-          // React scheduled the render of this key's changes (setImmediate) before this: it runs first.
           settling = true;
-          setImmediate(() => {
-            settling = false;
-            drain();
-          });
+          if (feed.request) feed.request();
+          else setImmediate(feed.settled); // no KeyFeedSync (a bare test host): the next task
         }
       }
     };
-    return (input, key) => {
-      queue.current.push(...splitKeys(input, key));
-      drain();
-    };
+    const feed: KeyFeed = Object.assign(
+      (input: string, key: Key) => {
+        queue.push(...splitKeys(input, key));
+        drain();
+      },
+      {
+        settled: () => {
+          if (!settling) return;
+          settling = false;
+          drain();
+        },
+      },
+    );
+    return feed;
   }, [router]);
+}
+
+/**
+ * Tells the key feed when React has committed what the last key changed: on request, right after the key, it
+ * makes an update of its own at the same priority, which React batches with the key's updates into one
+ * commit; once that commit is done — every layout effect run, so the key bindings of what opened are
+ * registered — the next keys go.
+ */
+export function KeyFeedSync({ feed }: { feed: KeyFeed }) {
+  const [seq, setSeq] = useState(0);
+  useLayoutEffect(() => {
+    feed.request = () => setSeq((n) => n + 1);
+    return () => {
+      feed.request = undefined;
+    };
+  }, [feed]);
+  useLayoutEffect(() => {
+    // After the whole commit (other components' layout effects of it included).
+    if (seq) queueMicrotask(feed.settled);
+  }, [seq, feed]);
+  return null;
 }
 
 /** True when the event is printable text a text field should insert. */

@@ -10,7 +10,7 @@ import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { Root, type RootProps } from '../../src/tui/app.js';
-import { KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
+import { KeyFeedSync, KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
 import type { ScreenId } from '../../src/tui/screens/types.js';
 
 export const KEY = {
@@ -150,9 +150,11 @@ export function renderBare(node: React.ReactNode) {
 
 function BareHost({ children }: { children: React.ReactNode }) {
   const { router, version } = useKeyRouterState(() => undefined);
-  useInput(useKeyFeed(router));
+  const feed = useKeyFeed(router);
+  useInput(feed);
   return (
     <KeyRouterProvider router={router} version={version}>
+      <KeyFeedSync feed={feed} />
       {children}
     </KeyRouterProvider>
   );

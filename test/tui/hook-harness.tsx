@@ -13,7 +13,7 @@ import type { OpId } from '../../src/core/ops.js';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { DeskProvider, type DeskStatus, useDeskStatus } from '../../src/tui/desk.js';
-import { KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
+import { KeyFeedSync, KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
 
 /**
  * An answer: a body (status 200, or 201 for a write), or a function of the call returning one (or a
@@ -89,9 +89,11 @@ function Probe({ useHook, box }: ProbeProps) {
 function HookHost(p: ProbeProps & { profile: Profile; client: PdeskClient; configDir?: string; children?: React.ReactNode }) {
   const { router, version } = useKeyRouterState(() => undefined);
   // Keys typed into the fake terminal reach the router, as in the App.
-  useInput(useKeyFeed(router));
+  const feed = useKeyFeed(router);
+  useInput(feed);
   return (
     <KeyRouterProvider router={router} version={version}>
+      <KeyFeedSync feed={feed} />
       <DeskProvider profile={p.profile} makeClient={() => p.client} configDir={p.configDir}>
         {() => (
           <>
