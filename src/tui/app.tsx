@@ -3,7 +3,7 @@
  * hints), navigation (1–5, `:` palette, Esc back, `?` help, q quit) and the no-profile welcome. The frame is
  * always `rows − 1` lines: Ink clears the whole terminal on every frame when it is taller (DEVELOPERS.md, "Stack notes").
  */
-import { Box, type Key, Text, useApp, useInput, useStdin } from 'ink';
+import { Box, Text, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
@@ -11,11 +11,12 @@ import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } f
 import { fit, wrap } from './format.js';
 import {
   type Binding,
+  KeyFeedSync,
   KeyRouterProvider,
   ScopeContext,
   keyLabel,
-  splitKeys,
   useKeyRouter,
+  useKeyFeed,
   useKeyRouterState,
   useKeys,
   useKeysVersion,
@@ -58,29 +59,13 @@ export function Root(p: RootProps) {
   const quit = useCallback(() => (p.onQuit ? p.onQuit() : app.exit()), [p.onQuit, app]);
   const { router, version } = useKeyRouterState(quit);
   const { isRawModeSupported } = useStdin();
-  // Several keys in one event are dispatched one at a time, each after the previous one's updates (a key may
-  // open the form the next key types into), and in order with whatever arrives meanwhile.
-  const queue = useRef<Array<[string, Key]>>([]);
-  const drain = useCallback(() => {
-    const next = queue.current.shift();
-    if (!next) return;
-    router.dispatch(next[0], next[1]);
-    if (queue.current.length) setImmediate(drain);
-  }, [router]);
-  useInput(
-    (input, key) => {
-      const keys = splitKeys(input, key);
-      if (keys.length === 1 && queue.current.length === 0) return router.dispatch(input, key);
-      const idle = queue.current.length === 0;
-      queue.current.push(...keys);
-      if (idle) drain();
-    },
-    { isActive: isRawModeSupported === true },
-  );
+  const feed = useKeyFeed(router);
+  useInput(feed, { isActive: isRawModeSupported === true });
   const [started, setStarted] = useState<StartedSandbox | undefined>();
   const profile = started?.profile ?? p.profile;
   return (
     <SizeContext.Provider value={p.size}>
+      <KeyFeedSync feed={feed} />
       <KeyRouterProvider router={router} version={version}>
         {profile ? (
           <DeskProvider

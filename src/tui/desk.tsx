@@ -58,6 +58,11 @@ export interface RunOptions<T> {
    * status line says so.
    */
   sends?: boolean;
+  /**
+   * A refresh in the background (after a refusal): the status line keeps what it says meanwhile (the
+   * refusal) instead of being cleared when the call starts.
+   */
+  quiet?: boolean;
 }
 
 export interface DeskStatus {
@@ -145,7 +150,7 @@ export function DeskProvider(p: DeskProviderProps) {
       controllers.current.add(entry);
       const started = Date.now();
       const seq = ++statusSeq.current;
-      setStatus((s) => ({ ...s, status: undefined, busy: { label, started } }));
+      setStatus((s) => ({ ...s, status: o.quiet ? s.status : undefined, busy: { label, started } }));
       try {
         const value = await fn(entry.ctrl.signal);
         if (!mounted.current) return { ok: true, value };
@@ -192,12 +197,14 @@ export function DeskProvider(p: DeskProviderProps) {
     for (const c of controllers.current) c.ctrl.abort();
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the profile loader and client factory are fixed for the life of the desk
+  // The profile loader and client factory are read when a switch happens (the latest props).
+  const factories = useRef({ load: p.loadProfile, make: makeClient });
+  factories.current = { load: p.loadProfile, make: makeClient };
   const switchProfile = useCallback(
     async (name: string) => {
       try {
         const load =
-          p.loadProfile ??
+          factories.current.load ??
           (async (n: string) => {
             const { loadProfile } = await import('../profiles/store.js');
             return loadProfile(n);
@@ -205,7 +212,7 @@ export function DeskProvider(p: DeskProviderProps) {
         const next = await load(name);
         abort();
         setProfile(next);
-        setClient(makeClient(next));
+        setClient(factories.current.make(next));
         setStatus({ connection: 'unknown', status: { kind: 'ok', text: `Profile ${next.name}.` } });
       } catch (e) {
         setMsg('error', errorText(e));

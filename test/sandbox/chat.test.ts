@@ -152,11 +152,17 @@ describe('C1 send to the practice system', () => {
     expect(push.headers.authorization).toBe('Bearer tok-abcdef');
   });
 
-  test('with pushTo a demo C3 and a demo C5 are pushed shortly after start', async () => {
+  test("with pushTo the seed's closed chat (C4), a demo C3 and a demo C5 are pushed shortly after start", async () => {
     const portal = await startReceiver();
     await start({ pushTo: portal.url, demoPushDelayMs: 20 });
-    await vi.waitFor(() => expect(portal.got.length).toBe(2), { timeout: 5000 });
-    const codes = portal.got.map((g) => g.body.category[0].coding[0].code).sort();
+    await vi.waitFor(() => expect(portal.got.length).toBe(3), { timeout: 5000 });
+    const close = portal.got.find((g) => g.method === 'PUT')!;
+    expect(close.url).toBe('/portal/Encounter/enc-200');
+    expect(close.body).toMatchObject({ resourceType: 'Encounter', id: 'enc-200', status: 'finished' });
+    const codes = portal.got
+      .filter((g) => g.method === 'POST')
+      .map((g) => g.body.category[0].coding[0].code)
+      .sort();
     expect(codes).toEqual(['chat', 'notification']);
   });
 

@@ -10,7 +10,7 @@ import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { Root, type RootProps } from '../../src/tui/app.js';
-import { KeyRouterProvider, useKeyRouterState } from '../../src/tui/keys.js';
+import { KeyFeedSync, KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
 import type { ScreenId } from '../../src/tui/screens/types.js';
 
 export const KEY = {
@@ -39,6 +39,8 @@ export interface Desk {
   press(...keys: string[]): Promise<void>;
   /** Type text character by character. */
   type(text: string): Promise<void>;
+  /** Keys read one after another before the screen could draw in between (a fast typist, a loaded machine). */
+  burst(...keys: string[]): void;
   waitFor(text: string | RegExp, timeout?: number): Promise<string>;
   /** Wait until the text is no longer on screen. */
   waitGone(text: string, timeout?: number): Promise<string>;
@@ -83,6 +85,9 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
         r.stdin.write(k);
         await tick(k === KEY.esc ? 25 : 10);
       }
+    },
+    burst(...keys) {
+      for (const k of keys) r.stdin.write(k);
     },
     async type(text) {
       for (const ch of text) {
@@ -145,9 +150,11 @@ export function renderBare(node: React.ReactNode) {
 
 function BareHost({ children }: { children: React.ReactNode }) {
   const { router, version } = useKeyRouterState(() => undefined);
-  useInput((i, k) => router.dispatch(i, k));
+  const feed = useKeyFeed(router);
+  useInput(feed);
   return (
     <KeyRouterProvider router={router} version={version}>
+      <KeyFeedSync feed={feed} />
       {children}
     </KeyRouterProvider>
   );

@@ -19,6 +19,8 @@ export interface ConfirmProps {
   height: number;
   /** Red question (destructive actions). */
   danger?: boolean;
+  /** Keys are active (default true); a confirmation below the top step of a screen takes none. */
+  active?: boolean;
 }
 
 export function Confirm(p: ConfirmProps) {
@@ -35,7 +37,7 @@ export function Confirm(p: ConfirmProps) {
       { keys: ['pgdn'], help: 'scroll a page down', run: () => scroll(room) },
       { keys: ['pgup'], help: 'scroll a page up', run: () => scroll(-room) },
     ],
-    { layer: 'modal', capture: true },
+    { layer: 'modal', capture: true, active: p.active ?? true },
   );
   const shown = p.lines.slice(top, top + room);
   const more = p.lines.length - top - shown.length;

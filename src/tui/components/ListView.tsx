@@ -37,6 +37,8 @@ export interface ListViewProps<T> {
   active?: boolean;
   /** Key of an item, to keep the selection on the same item when the list changes. */
   itemKey?: (item: T) => string;
+  /** Rows drawn dim (e.g. slots already past). */
+  dim?: (item: T) => boolean;
 }
 
 type Row<T> = { group: string; count: number; item?: undefined } | { item: T; group?: undefined; count?: undefined };
@@ -51,14 +53,20 @@ export function ListView<T>(p: ListViewProps<T>) {
   const [editing, setEditing] = useRefState(false);
   const active = p.active ?? true;
 
+  // The parent's callbacks (render, itemKey, onSelect…) are new closures on most renders, while what the list
+  // computes changes only with the items: the latest callbacks are read through a ref.
+  const cb = useRef(p);
+  cb.current = p;
+  const items = p.items;
+
   // The lower-cased filter text of every item, built only once a filter is typed (10,000 items cost ~100 ms).
   const filtering = filter.value.trim() !== '';
-  // biome-ignore lint/correctness/useExhaustiveDependencies: render and filterText are new closures every render; the texts change only with the items and whether a filter is typed
   const lowered = useMemo(() => {
     if (!filtering) return undefined;
-    const f = p.filterText ?? ((x: T) => p.render(x, 200));
-    return p.items.map((x) => f(x).toLowerCase());
-  }, [p.items, filtering]);
+    const { filterText, render } = cb.current;
+    const f = filterText ?? ((x: T) => render(x, 200));
+    return items.map((x) => f(x).toLowerCase());
+  }, [items, filtering]);
 
   const rows = useMemo<Row<T>[]>(() => {
     const needle = filter.value.trim().toLowerCase();
@@ -84,40 +92,22 @@ export function ListView<T>(p: ListViewProps<T>) {
   const chrome = (p.title !== undefined ? 1 : 0) + (p.header !== undefined ? 1 : 0) + (showFilter ? 1 : 0);
   const visible = Math.max(1, p.height - chrome);
 
-  const firstSel = (from: number, dir: 1 | -1): number => {
-    for (let i = from; i >= 0 && i < rows.length; i += dir) if (rows[i]!.item !== undefined) return i;
-    return -1;
-  };
+  const firstSel = (from: number, dir: 1 | -1) => firstItem(rows, from, dir);
 
   const [view, setView, viewRef] = useRefState<View>({ sel: -1, top: 0 });
 
   // Keep the view valid when rows change: same item if possible, else the first item.
   const lastKey = useRef<string | undefined>(undefined);
-  const normalize = (v: View): View => {
-    let sel = v.sel;
-    if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
-      let found = -1;
-      if (lastKey.current !== undefined && p.itemKey)
-        found = rows.findIndex((r) => r.item !== undefined && p.itemKey!(r.item) === lastKey.current);
-      sel = found >= 0 ? found : firstSel(Math.max(0, Math.min(v.sel, rows.length - 1)), 1);
-      if (sel < 0) sel = firstSel(rows.length - 1, -1);
-    }
-    let top = Math.min(v.top, Math.max(0, rows.length - visible));
-    if (sel >= 0) {
-      if (sel < top) top = sel > 0 && rows[sel - 1]?.item === undefined ? sel - 1 : sel;
-      if (sel >= top + visible) top = sel - visible + 1;
-    }
-    return { sel, top: Math.max(0, top) };
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: normalize is a new closure every render; it reads only view, rows and visible (and a ref)
-  const normalized = useMemo(() => normalize(view), [view, rows, visible]);
+  const normalize = (v: View): View => normalizeView(v, rows, visible, cb.current.itemKey, lastKey.current);
+  const normalized = useMemo(() => normalizeView(view, rows, visible, cb.current.itemKey, lastKey.current), [view, rows, visible]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
-  // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: tell the parent only when the selection changes, not when its callbacks are re-created
+  // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once. The parent
+  // hears of it when the selection changes, not when its callbacks are re-created.
   useLayoutEffect(() => {
-    lastKey.current = selected !== undefined && p.itemKey ? p.itemKey(selected) : undefined;
-    p.onSelect?.(selected);
+    const { itemKey, onSelect } = cb.current;
+    lastKey.current = selected !== undefined && itemKey ? itemKey(selected) : undefined;
+    onSelect?.(selected);
   }, [selected]);
 
   /** Move relative to the latest view (keys may arrive faster than renders). */
@@ -223,7 +213,7 @@ export function ListView<T>(p: ListViewProps<T>) {
       } else {
         const isSel = i === normalized.sel;
         lines.push(
-          <Text key={`r${i}`} inverse={isSel && active} bold={isSel} wrap="truncate">
+          <Text key={`r${i}`} inverse={isSel && active} bold={isSel} dimColor={!isSel && !!p.dim?.(r.item as T)} wrap="truncate">
             {fit(`${isSel ? '>' : ' '} ${p.render(r.item as T, w - 2)}`, w, isSel && active)}
           </Text>,
         );
@@ -255,6 +245,35 @@ export function ListView<T>(p: ListViewProps<T>) {
       {lines.slice(0, p.height)}
     </Box>
   );
+}
+
+/** The first item row from `from` in direction `dir`, or -1. */
+function firstItem<T>(rows: readonly Row<T>[], from: number, dir: 1 | -1): number {
+  for (let i = from; i >= 0 && i < rows.length; i += dir) if (rows[i]!.item !== undefined) return i;
+  return -1;
+}
+
+/** A valid view of `rows`: the selection on an item (the one keyed `lastKey` if it is still there), in the window. */
+function normalizeView<T>(
+  v: View,
+  rows: readonly Row<T>[],
+  visible: number,
+  itemKey: ((item: T) => string) | undefined,
+  lastKey: string | undefined,
+): View {
+  let sel = v.sel;
+  if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
+    let found = -1;
+    if (lastKey !== undefined && itemKey) found = rows.findIndex((r) => r.item !== undefined && itemKey(r.item) === lastKey);
+    sel = found >= 0 ? found : firstItem(rows, Math.max(0, Math.min(v.sel, rows.length - 1)), 1);
+    if (sel < 0) sel = firstItem(rows, rows.length - 1, -1);
+  }
+  let top = Math.min(v.top, Math.max(0, rows.length - visible));
+  if (sel >= 0) {
+    if (sel < top) top = sel > 0 && rows[sel - 1]?.item === undefined ? sel - 1 : sel;
+    if (sel >= top + visible) top = sel - visible + 1;
+  }
+  return { sel, top: Math.max(0, top) };
 }
 
 /** 1-based position of the item at row `sel` among items (headings not counted). */

@@ -21,7 +21,7 @@
  * and never throws: it returns `{ok: true, value}` or `{ok: false, error, aborted}`. Pass `{sends: true}` for a
  * request that must not be repeated (a POST): abandoned, it may still take effect, and the status line warns
  * so. While any request runs a `Form` cannot be submitted (no second send). On failure keep what the
- * operator typed (forms are controlled: keep `values` in the screen's state and leave the form open).
+ * operator typed (forms are controlled: their values live in the screen's hook, useForm, and the form stays open).
  * `desk.ok(text)` / `desk.info(text)` / `desk.error(e)` set the status line yourself; `desk.profile` is the
  * profile; `desk.receiver` / `desk.sandbox` say whether a push receiver / sandbox runs in-process.
  *
@@ -41,24 +41,39 @@
  * changed it. Keep such state in `useRefState` (keys.tsx) and read `ref.current` in handlers; anything a
  * handler needs from a child (e.g. ListView's `onSelect`) is delivered in a layout effect.
  *
- * ## Esc = back
- * Bind `esc` at layer `screen` while you are in a sub-view (detail, second step) and go one step back.
- * When nothing of yours handles it, Esc goes back to the previously shown screen.
+ * ## Steps, hooks and step components
+ * A screen is a stack of steps (steps.tsx), as k9s keeps its pages: the root step is the screen's list;
+ * opening something pushes a step (`{kind: 'detail', id}`), Esc pops it. Split a screen in three:
+ * - a hook in `hooks/use<Thing>.ts` holding the state, the loaders and the transitions: it owns the stack
+ *   (`useStepStack<Step>({kind: 'list'})`), the forms (`useForm(FIELDS, initial)`: values, errors in the
+ *   form's words, where the cursor goes) and the calls (desk.run); it draws nothing, and is tested with
+ *   test/tui/hook-harness.tsx on canned answers (no sandbox);
+ * - one small component per step, drawing what the hook holds and calling its actions; it binds the keys of
+ *   its step with `useKeys(…, {active})` (`active` is true for the top step only);
+ * - the screen component: `useStepBack(hook.stack)` (Esc pops; at the root it passes on, and the App goes
+ *   back to the previous screen) and `<StepStackView stack={…}>{(step, {active}) => <TheStep …/>}</…>`, which
+ *   keeps the steps below the top mounted and hidden (a list keeps its filter and selection under a form).
+ * A write goes form → `push({kind: 'confirm', body})` → `y`: pop back to the form (`form.refocus()`), then
+ * send; `n`: pop and `form.refocus()` (the cursor goes to the field to fix). A core builder's FieldError goes
+ * to `form.fail(e)`, which words it with the form's labels (field-errors.ts) and moves the cursor there: name
+ * form fields as core names them (`patient`, `from`, `recipient`).
  *
  * ## Building blocks (components/)
  * - `ListView` — windowed list (only the visible rows are rendered; 10,000 rows are fine) with `/` filter,
  *   ↑↓ j k PgUp PgDn Home End g G, Enter → `onOpen(item)`, optional group headings (`groupOf`), a title with
  *   the position, a column header, `onSelect(item)` for actions on the selected row.
- * - `Form` — text and choice fields, controlled (`values`/`onChange`), Enter next/submit, Esc cancel.
+ * - `Form` — text and choice fields, controlled (`{...form.bind}` from useForm), Enter next/submit, Esc cancel.
  * - `Confirm` — question + what will be sent (e.g. `jsonLines(body)` from format.ts), y/Enter or n/Esc.
  *   Build the body with the core builder (e.g. `buildAppointment`) first, show it, then send exactly it.
- * - `Pane` (components/Pane.tsx) — a titled block of text lines (details, "nothing here yet").
+ * - `Pane` (components/Pane.tsx) — a titled block of text lines (details, "nothing here yet"); `ScrollText`
+ *   the same, scrollable.
  * - format.ts: `clean(text)` strips control sequences from server text (use it on every server string you
  *   render), `fit(text, width, pad)`, `columns(values, widths, width)`, `jsonLines(value)`.
  *
  * ## Tests
- * test/tui/harness.tsx renders the App against a real sandbox with a fixed size and gives `press(keys)`,
- * `frame()`, `waitFor(text)`; see test/tui/*.test.tsx.
+ * test/tui/ mirrors src/tui/. test/tui/harness.tsx renders the App against a real sandbox with a fixed size
+ * and gives `press(keys)`, `frame()`, `waitFor(text)` (test/tui/screens/*.test.tsx); test/tui/hook-harness.tsx
+ * renders a hook (test/tui/hooks/*.test.tsx) or a component with a client answering from canned resources.
  */
 import type { ComponentType } from 'react';
 

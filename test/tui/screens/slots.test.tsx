@@ -1,6 +1,6 @@
 /** Slots screen against a real sandbox: pick category, type, practitioner, range; book a slot end to end. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Desk, KEY, lines, openDesk } from './harness.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Desk, KEY, lines, openDesk } from '../harness.js';
 
 let desk: Desk | undefined;
 afterEach(async () => {
@@ -18,7 +18,10 @@ async function toSlots(d: Desk) {
   await d.waitFor('Practitioner and schedule');
   await d.press('j', KEY.enter); // Dr. Anna Berg · schedule 11
   await d.waitFor('Date range');
-  await d.press(KEY.enter, KEY.enter); // today, +6d
+  // From tomorrow: slots of today may have begun already, and those cannot be booked.
+  await d.press('\u0015');
+  await d.type('tomorrow');
+  await d.press(KEY.enter, KEY.enter); // tomorrow, +6d
   await d.waitFor('Slots (times in UTC)');
 }
 
@@ -32,7 +35,6 @@ describe('Slots screen', () => {
     expect(f).toMatch(/slot-11-\d{8}-\d{4}/);
     expect(f).not.toContain('Dr. Omar Haddad');
     expect(f).toContain('gp › Consultation › Dr. Anna Berg (1001) · schedule 11');
-    // 7 days × 12 slots of schedule 11 (slots of today already past are still listed by the sandbox).
     expect(f).toMatch(/1\/\d+/);
     expect(lines(f).length).toBeLessThanOrEqual(29);
   });
@@ -177,6 +179,80 @@ describe('Slots screen', () => {
     await desk.waitFor('Appointment type (A1)');
     await desk.press(KEY.esc);
     await desk.waitFor('Service category');
+  });
+
+  it('a patient id the interface cannot carry is refused on the Patient field, and nothing is sent', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.type('bad id!');
+    await desk.press(KEY.enter, KEY.enter, KEY.enter);
+    const f = await desk.waitFor('Patient must be an id or Patient/<id>');
+    expect(f.replace(/\n/g, ' ').replace(/ +/g, ' ')).toContain('not "bad id!".');
+    expect(f).toMatch(/› Patient\s+bad id!/); // the cursor is back on the field to fix
+    expect(f).not.toContain('Book? POST');
+    expect(desk.sandbox.received.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('n at the confirmation goes back to the field edited last, not the first one', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.type('pat-1');
+    await desk.press(KEY.enter);
+    await desk.type(' and a note'); // the comment is edited last
+    await desk.press(KEY.enter, KEY.enter);
+    await desk.waitFor('Book? POST Appointment (A6)');
+    await desk.press('n');
+    const f = await desk.waitFor('Book this slot (A6)');
+    expect(f).toMatch(/› Comment\s+Consultation and a note/);
+    expect(f).not.toMatch(/› Patient/);
+  });
+
+  it('a slot that has begun is shown as past and Enter on it says so instead of opening the form', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    // The first slot of the list began a minute ago.
+    const first = /slot-11-\d{8}-\d{4}/.exec(desk.frame())![0];
+    const s = desk.sandbox.state.slots.get(first)!;
+    const duration = Date.parse(s.end) - Date.parse(s.start);
+    const began = Date.now() - 60_000;
+    s.start = new Date(began).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    s.end = new Date(began + duration).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await desk.press('d');
+    await desk.waitFor('Date range');
+    await desk.press('\u0015');
+    await desk.type('yesterday');
+    await desk.press(KEY.enter, KEY.enter);
+    let f = await desk.waitFor(new RegExp(`past\\s+${first}`));
+    await desk.press('/');
+    await desk.type(first);
+    await desk.press(KEY.enter, KEY.enter);
+    f = await desk.waitFor(/is in the past and cannot\s+be\s+booked\./);
+    expect(f).not.toContain('Book this slot (A6)');
+    expect(desk.sandbox.received.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('after a 409 the slot list is read again: back from the form, the taken slot is gone without r', async () => {
+    desk = await openDesk();
+    await toSlots(desk);
+    const first = /slot-11-\d{8}-\d{4}/.exec(desk.frame())![0];
+    desk.sandbox.state.slots.get(first)!.status = 'busy'; // someone else took it meanwhile
+    const searches = () => desk!.sandbox.received.filter((r) => r.path.endsWith('/Slot') && r.query.includes('schedule.date')).length;
+    const before = searches();
+    await desk.press(KEY.enter);
+    await desk.waitFor('Book this slot (A6)');
+    await desk.type('pat-1');
+    await desk.press(KEY.enter, KEY.enter, KEY.enter, 'y');
+    await desk.waitFor('HTTP 409 Conflict');
+    await vi.waitFor(() => expect(searches()).toBeGreaterThan(before));
+    await desk.waitGone('Searching free slots');
+    expect(desk.frame()).toContain('HTTP 409 Conflict'); // the refusal is still said
+    await desk.press(KEY.esc);
+    const f = await desk.waitFor('Slots (times in UTC)');
+    expect(f).not.toContain(first);
   });
 
   it('an error in the date range stays in the form', async () => {

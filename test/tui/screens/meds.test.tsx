@@ -1,6 +1,6 @@
 /** Meds screen against a real sandbox: list (M1), detail (M2), reorder with pharmacy search (M4) and order (M3). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Desk, KEY, lines, openDesk } from './harness.js';
+import { type Desk, KEY, lines, openDesk } from '../harness.js';
 
 let desk: Desk | undefined;
 afterEach(async () => {
@@ -112,8 +112,8 @@ describe('Meds screen', () => {
     await fillReorder(desk, 'urn:pdesk:pharmacy-id|NOPE', '');
     let f = await desk.waitFor('No pharmacy has the identifier urn:pdesk:pharmacy-id|NOPE.');
     expect(f).toContain('Reorder mr-1 (M3)');
-    // Two matches: a list to pick from.
-    await desk.press(KEY.tab); // from the last field round to the pharmacy field
+    // Two matches: a list to pick from (the cursor is back on the pharmacy field).
+    expect(f).toMatch(/› Pharmacy\s+urn:pdesk:pharmacy-id\|NOPE/);
     await fillReorder(desk, 'urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH003', '');
     f = await desk.waitFor('Pharmacies found (M4)');
     expect(f).toContain('Apotheek Centrum');
@@ -135,12 +135,14 @@ describe('Meds screen', () => {
     expect(f).toContain('45');
     expect(orders(desk)).toHaveLength(1);
     expect(newRequests(desk)).toHaveLength(0);
-    // A bad quantity is refused before anything is sent.
-    await desk.press(KEY.tab);
+    // The cursor is on the field edited last. A bad quantity is refused before anything is sent, and the
+    // cursor goes to it.
+    expect(f).toMatch(/› Quantity\s+45/);
     await desk.press(CLEAR);
     await desk.type('-3');
     await desk.press(KEY.enter, KEY.enter, KEY.enter, KEY.enter);
-    await desk.waitFor('Quantity must be a positive number, not "-3".');
+    f = await desk.waitFor('Quantity must be a positive number, not "-3".');
+    expect(f).toMatch(/› Quantity\s+-3/);
     expect(orders(desk)).toHaveLength(1);
   });
 

@@ -6,10 +6,10 @@
  * recipient are that message's, swapped; subject and topic are copied. A thread with nothing received yet
  * continues as the party of its last message (same operation, same sender and recipient).
  */
-import { buildChatMessage } from '../../core/api/chat.js';
-import type { ChatCommunication } from '../../core/schemas/chat.js';
-import type { ChatOp, Party, ThreadMessage } from '../../core/threads/index.js';
-import type { Profile } from '../../profiles/schema.js';
+import { buildChatMessage } from '../../../core/api/chat.js';
+import type { ChatCommunication } from '../../../core/schemas/chat.js';
+import type { ChatOp, Party, ThreadMessage } from '../../../core/threads/index.js';
+import type { Profile } from '../../../profiles/schema.js';
 
 export interface Ref {
   reference: string;

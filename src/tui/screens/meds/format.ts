@@ -1,7 +1,7 @@
 /** Text of the Meds screen: list columns by width, a request's detail lines, a pharmacy line. Server text is cleaned. */
-import type { MedicationRequest, MedicationRow, Organization } from '../../core/schemas/medication.js';
-import { periodText as periodLabel, quantityText as quantityLabel, referenceLabel } from '../../core/labels.js';
-import { clean, columns } from '../format.js';
+import type { MedicationRequest, MedicationRow, Organization } from '../../../core/schemas/medication.js';
+import { periodText as periodLabel, quantityText as quantityLabel, referenceLabel } from '../../../core/labels.js';
+import { clean, columns } from '../../format.js';
 
 /** `60 tablet`, cleaned for the screen ('' when absent). */
 export const quantityText = (r: MedicationRequest): string => clean(quantityLabel(r) ?? '');

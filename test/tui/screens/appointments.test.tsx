@@ -1,6 +1,6 @@
 /** Appointments screen against a real sandbox: list, details, cancel with confirmation, errors keep the form. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Desk, KEY, openDesk } from './harness.js';
+import { type Desk, KEY, openDesk } from '../harness.js';
 
 let desk: Desk | undefined;
 afterEach(async () => {
@@ -68,6 +68,18 @@ describe('Appointments screen', () => {
       appointment: { reference: 'Appointment/appt-1' },
     });
     expect(desk.quitCalls).toBe(0);
+  });
+
+  it('c on an appointment cancelled already says so, opens no form and sends nothing', async () => {
+    desk = await openDesk({ screen: 'appointments' });
+    await desk.waitFor('3 appointments.');
+    await desk.press('j', 'j');
+    await desk.waitFor(/> appt-3\s+cancelled/);
+    await desk.press('c');
+    const f = await desk.waitFor('Appointment appt-3 is cancelled already');
+    expect(f).not.toContain('Cancel appointment appt-3');
+    expect(f).toContain('Appointments (A5)');
+    expect(desk.sandbox.received.filter((r) => r.path.endsWith('/AppointmentResponse'))).toHaveLength(0);
   });
 
   it('n at the confirmation sends nothing and keeps the form; an empty comment is refused', async () => {

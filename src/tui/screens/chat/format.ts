@@ -1,7 +1,8 @@
 /** Text helpers of the Chat screen: local times, message rows, word wrap. Server text goes through clean(). */
-import { localTimeText } from '../../core/dates.js';
-import type { ThreadMessage, ThreadSummary } from '../../core/threads/index.js';
-import { clean, columns } from '../format.js';
+import { localTimeText } from '../../../core/dates.js';
+import type { ThreadMessage, ThreadSummary } from '../../../core/threads/index.js';
+import { sanitize } from '../../../core/sanitize.js';
+import { clean, columns, wrap } from '../../format.js';
 
 /** `03-01 10:15` in local time, or the text itself when it is not a date. */
 export function shortTime(iso: string | undefined): string {
@@ -54,3 +55,21 @@ export function messageRow(m: ThreadMessage, width: number): string {
 }
 
 export const headerLine = (names: readonly string[], widths: readonly number[], width: number) => columns([...names], widths, width);
+
+/** The detail lines of a message (cleaned), its text wrapped to the width. */
+export function detailLines(m: ThreadMessage, width: number): string[] {
+  const dir = `${m.op} ${m.via} · ${m.from === 'portal' ? 'portal → practice' : 'practice → portal'}`;
+  const state = m.via === 'received' ? (m.read ? `read (marked ${m.readAt})` : 'unread') : m.read ? `read by them (${m.readAt})` : '';
+  const when = m.sent ? `sent ${midTime(m.sent)}` : `recorded ${midTime(m.at)}`;
+  const extra = [m.topic ? `topic ${m.topic}` : '', m.attachment ? `attachment ${m.attachment.title} (${m.attachment.contentType})` : '']
+    .filter(Boolean)
+    .join(' · ');
+  return [
+    clean([dir, state, when].filter(Boolean).join(' · ')),
+    clean(
+      `From ${m.senderDisplay ? `${m.senderDisplay} (${m.sender})` : m.sender} to ${m.recipientDisplay ? `${m.recipientDisplay} (${m.recipient})` : m.recipient} · subject ${m.subject}`,
+    ),
+    ...(extra ? [clean(extra)] : []),
+    ...wrap(sanitize(m.text, true), Math.max(10, width - 2)).map((l) => `  ${l}`),
+  ];
+}

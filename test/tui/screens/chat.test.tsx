@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildChatMessage, replyMessage, sendMessage } from '../../src/core/api/chat.js';
-import { PdeskClient } from '../../src/core/client.js';
-import type { ChatCommunication } from '../../src/core/schemas/chat.js';
-import { type ThreadStore, openThreadStore } from '../../src/core/threads/index.js';
-import { Profile } from '../../src/profiles/schema.js';
-import { type Receiver, startReceiver } from '../../src/listen/receiver.js';
-import { sandboxProfile } from '../../src/sandbox/profile.js';
-import { type Desk, KEY, lines, openDesk } from './harness.js';
+import { buildChatMessage, replyMessage, sendMessage } from '../../../src/core/api/chat.js';
+import { PdeskClient } from '../../../src/core/client.js';
+import type { ChatCommunication } from '../../../src/core/schemas/chat.js';
+import { type ThreadStore, openThreadStore } from '../../../src/core/threads/index.js';
+import { Profile } from '../../../src/profiles/schema.js';
+import { type Receiver, startReceiver } from '../../../src/listen/receiver.js';
+import { sandboxProfile } from '../../../src/sandbox/profile.js';
+import { type Desk, KEY, lines, openDesk } from '../harness.js';
 
 interface Chat {
   desk: Desk;
@@ -36,7 +36,7 @@ afterEach(async () => {
   plain = undefined;
 });
 
-async function openChat(size?: { columns: number; rows: number }, latencyMs = 0): Promise<Chat> {
+async function openChat(size?: { columns: number; rows: number }, latencyMs = 0, demoPushDelayMs = 600_000): Promise<Chat> {
   const dir = mkdtempSync(join(tmpdir(), 'pdesk-tui-chat-'));
   const store = openThreadStore(dir, 'sandbox');
   const receiver = await startReceiver({ port: 0, store, log: () => undefined });
@@ -44,7 +44,7 @@ async function openChat(size?: { columns: number; rows: number }, latencyMs = 0)
     screen: 'chat',
     size,
     // The sandbox pushes its automatic C3 replies to the receiver, as with `tui --sandbox --listen`.
-    sandbox: { pushTo: `${receiver.url}/portal`, replyDelayMs: 100, demoPushDelayMs: 600_000, latencyMs },
+    sandbox: { pushTo: `${receiver.url}/portal`, replyDelayMs: 100, demoPushDelayMs, latencyMs },
     root: { configDir: dir, receiver: { url: receiver.url } },
   });
   const pusher = new PdeskClient(Profile.parse(sandboxProfile(receiver.url, { name: 'pusher' })));
@@ -112,6 +112,24 @@ describe('Chat screen', () => {
     expect(f).not.toContain('\u001b[2J');
   });
 
+  it("the sandbox's seed reaches the screen: its closed chat enc-200 is listed as closed, offering no close", async () => {
+    chat = await openChat(undefined, 0, 50);
+    const d = chat.desk;
+    await d.waitFor(/enc-200\s+closed\s/);
+    await d.waitFor(/enc-100\s+open\s+1\s+1\s/); // the demo message
+    await chat.store.refresh();
+    expect(chat.store.view.isClosed('enc-200')).toBe(true);
+    await d.press('/');
+    await d.type('enc-200');
+    await d.press(KEY.enter);
+    await d.waitFor(/> enc-200\s+closed/);
+    await vi.waitFor(() => expect(lines(d.frame()).at(-1)).not.toContain('close chat'));
+    await d.press(KEY.enter);
+    await d.waitFor('Chat › enc-200 · closed · 0 messages');
+    await d.press('c');
+    await d.waitFor('Chat enc-200 is closed: it accepts no new messages.');
+  });
+
   it('without a config folder it says there is no store', async () => {
     plain = await openDesk({ screen: 'chat' });
     await plain.waitFor('No config folder is known to this TUI');
@@ -130,7 +148,12 @@ describe('Chat screen', () => {
     expect(f).toContain('subject Emma Jansen (Patient/pat-1) · answering C3 msg-100-2');
     expect(f).toContain('Medication question'); // topic prefilled
     await d.type('Thank you, q and j are typed.');
-    await d.press(KEY.enter, KEY.enter); // → topic, send
+    await d.press(KEY.enter, KEY.enter); // → topic, review
+    f = await d.waitFor('Send? POST Communication (C1) to the practice system in enc-100:');
+    expect(f).toContain('From Emma Jansen (Patient/pat-1) to Dr. Anna Berg (PractitionerRole/1001)');
+    expect(f).toContain('Text: Thank you, q and j are typed.');
+    expect(posts(d, '/practice/Communication')).toHaveLength(0); // nothing sent before y
+    await d.press('y');
     f = await d.waitFor(/Sent C1 in enc-100 \(HTTP 201\), recorded: [\w-]+\./);
     const sent = posts(d, '/practice/Communication');
     expect(sent).toHaveLength(1);
@@ -196,6 +219,10 @@ describe('Chat screen', () => {
     await chat.store.refresh();
     expect(chat.store.view.isClosed('enc-100')).toBe(true);
     expect(f).toContain('Chat › enc-100 · closed');
+    // A closed chat offers no reply and no close on its key line.
+    expect(lines(f).at(-1)).not.toContain('reply');
+    expect(lines(f).at(-1)).not.toContain('x close');
+    expect(lines(f).at(-1)).toContain('m mark read');
     // A closed chat takes no answer: said at once, nothing sent.
     await d.press('c');
     await d.waitFor('Chat enc-100 is closed: it accepts no new messages.');
@@ -225,7 +252,9 @@ describe('Chat screen', () => {
     expect(f).toContain('To Patient/pat-1 from PractitionerRole/1002');
     expect(f).toContain('subject Patient/pat-1 · answering C1');
     await d.type('Yes, it is ready.');
-    await d.press(KEY.enter, KEY.enter, KEY.enter);
+    await d.press(KEY.enter, KEY.enter);
+    await d.waitFor('Send? POST Communication (C3) to the portal in enc-200:');
+    await d.press('y', KEY.enter); // Enter on the form again while it is sent: nothing more is sent
     f = await d.waitFor('HTTP 409 Conflict');
     expect(f).toContain('Chat enc-200 is closed');
     expect(f).toContain('Answer as the practice system (C3) in enc-200'); // the form is still open…
@@ -265,6 +294,8 @@ describe('Chat screen', () => {
     await d.press(KEY.enter, KEY.enter);
     await d.type('A new question');
     await d.press(KEY.enter);
+    await d.waitFor('Send? POST Communication (C1) to the practice system in enc-500:');
+    await d.press('y');
     f = await d.waitFor(/Sent C1 in enc-500 \(HTTP 201\), recorded/);
     expect(f).toMatch(/Chat › enc-500 · open · [12] messages?/); // 2 once the sandbox's answer is in
     expect((posts(d, '/practice/Communication')[0]!.body as ChatCommunication).sender[0]!.reference).toBe('Patient/pat-2');

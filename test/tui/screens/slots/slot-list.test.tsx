@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Slot } from '../../src/core/schemas/appointment.js';
-import { SlotList } from '../../src/tui/screens/slots.js';
-import { KEY, renderBare } from './harness.js';
+import type { Slot } from '../../../../src/core/schemas/appointment.js';
+import { SlotList, slotLine } from '../../../../src/tui/screens/slots/slot-list.js';
+import { KEY, renderBare } from '../../harness.js';
 
 function manySlots(n: number): Slot[] {
   const out: Slot[] = [];
@@ -22,6 +22,25 @@ function manySlots(n: number): Slot[] {
 
 const position = (f: string) => /(\d+)\/10000/.exec(f)?.[1];
 
+describe('slotLine', () => {
+  it('shows a slot that has begun as past instead of its status', () => {
+    const [slot] = manySlots(1);
+    expect(slotLine(slot!)).toMatch(/^08:00-08:20 {2}Dr\. Anna Berg \(1001\)\s+free\s+slot-0$/);
+    expect(slotLine(slot!, true)).toMatch(/\s+past\s+slot-0$/);
+  });
+});
+
+describe('SlotList', () => {
+  it('labels the slots its `past` names', async () => {
+    const slots = manySlots(3);
+    const ui = renderBare(<SlotList slots={slots} width={80} height={8} past={(s) => s.id === 'slot-0'} />);
+    await vi.waitFor(() => expect(ui.frame()).toContain('slot-2'));
+    expect(ui.frame()).toMatch(/08:00-08:20 .*past\s+slot-0/);
+    expect(ui.frame()).toMatch(/08:20-08:40 .*free\s+slot-1/);
+    ui.unmount();
+  });
+});
+
 describe('SlotList with 10,000 slots', () => {
   it('renders only a window and pages through the whole list quickly', async () => {
     const slots = manySlots(10_000);
@@ -31,21 +50,17 @@ describe('SlotList with 10,000 slots', () => {
     expect(first.split('\n')).toHaveLength(22);
     expect(first).toContain('slot-0');
     expect(position(first)).toBe('1');
-    const times: number[] = [];
+    // Speed is measured by bench/tui.mjs (npm run bench), not asserted here.
     let prev = first;
     for (let i = 0; i < 40; i++) {
-      const t0 = performance.now();
       ui.stdin.write(KEY.pgdn);
       while (ui.frame() === prev) await new Promise((r) => setImmediate(r));
-      times.push(performance.now() - t0);
       prev = ui.frame();
     }
     const pos = Number(position(prev));
     // 40 pages of ~19 rows (minus the day headings skipped) moved the selection far down.
     expect(pos).toBeGreaterThan(600);
     expect(prev.split('\n')).toHaveLength(22);
-    times.sort((a, b) => a - b);
-    expect(times[Math.floor(times.length / 2)]).toBeLessThan(50);
     await ui.press(KEY.end);
     await vi.waitFor(() => expect(position(ui.frame())).toBe('10000'));
     expect(ui.frame()).toContain('slot-9999');

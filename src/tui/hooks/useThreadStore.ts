@@ -6,7 +6,7 @@
  * fallback for platforms where file watching misses events. No file parsing here: only the store's API.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { type StoreRecord, type ThreadStore, openThreadStore } from '../../core/threads/index.js';
+import { type StoreRecord, type ThreadStore, type ThreadView, openThreadStore } from '../../core/threads/index.js';
 import { useDesk } from '../desk.js';
 
 /** How often the store is re-read in case a file-watch event was missed. */
@@ -14,8 +14,11 @@ export const POLL_MS = 2000;
 
 export interface ThreadsHandle {
   store?: ThreadStore;
-  /** Bumps whenever the view changed (a render key for memos). */
-  version: number;
+  /**
+   * The store's view as of its last change: a new object whenever the view changed (the view itself changes
+   * in place), so a memo that reads `snapshot.view` depends on the snapshot. Undefined until first read.
+   */
+  snapshot?: { view: ThreadView; version: number };
   /** Set once the store was read the first time. */
   loaded: boolean;
   /** Why there is no store (no config folder, cannot create the folder). */
@@ -30,7 +33,7 @@ export function useThreadStore(): ThreadsHandle {
   const desk = useDesk();
   const dir = desk.configDir;
   const profile = desk.profile.name;
-  const [h, setH] = useState<Omit<ThreadsHandle, 'store'>>({ version: 0, loaded: false, warnings: 0 });
+  const [h, setH] = useState<Omit<ThreadsHandle, 'store'>>({ loaded: false, warnings: 0 });
   const store = useMemo(() => {
     if (!dir) return undefined;
     try {
@@ -57,7 +60,7 @@ export function useThreadStore(): ThreadsHandle {
       const pushed = records?.filter((r) => r.via === 'received');
       setH((s) => ({
         ...s,
-        version: s.version + 1,
+        snapshot: { view: store.view, version: (s.snapshot?.version ?? 0) + 1 },
         loaded: true,
         warnings: store.warnings.length,
         ...(pushed?.length ? { lastPush: pushed[pushed.length - 1] } : {}),

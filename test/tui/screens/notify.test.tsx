@@ -1,6 +1,6 @@
 /** Notify screen against a real sandbox: write, confirm the body, send (C5), the session's sent list, errors keep the form. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Desk, KEY, lines, openDesk } from './harness.js';
+import { type Desk, KEY, lines, openDesk } from '../harness.js';
 
 let desk: Desk | undefined;
 afterEach(async () => {
@@ -85,8 +85,9 @@ describe('Notify screen', () => {
     expect(f).toContain('not-an-address');
     expect(f).toContain('Tomorrow 9:00');
     expect(c5Posts(desk)).toHaveLength(0);
-    // Fix the address (^U clears the field), then the portal fails.
-    await desk.press(KEY.tab, '\u0015');
+    // The cursor is on the address to fix (^U clears the field), then the portal fails.
+    expect(f).toMatch(/› Email\s+not-an-address/);
+    await desk.press('\u0015');
     await desk.type('emma@example.org');
     desk.sandbox.setFailRate(1);
     await desk.press(KEY.tab, KEY.tab, KEY.enter);
