@@ -16,7 +16,7 @@ import { forgetCommandSecrets } from '../profiles/secrets.js';
 import { commands } from './commands/index.js';
 import { type Context, type Deps, contextOfRun, deferRequiredOptions, setDeps } from './context.js';
 import { type IO, systemIO } from './io.js';
-import { flagOf } from './options.js';
+import { collect, flagOf } from './options.js';
 
 export const VERSION = '0.1.0';
 
@@ -32,6 +32,11 @@ export function buildProgram(deps: Deps = { io: systemIO() }): Command {
     .option('--dry-run', 'print the request (secrets redacted) and send nothing')
     .option('--verbose', 'request and response summary lines on stderr (secrets redacted)')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
+    .option(
+      '--query <JMESPath>',
+      'JMESPath expression applied to the JSON output; implies JSON (not with --output table). pdesk api: a query parameter',
+      collect,
+    )
     // Each command's --help lists the global options too: they may stand anywhere on the line (cli.md).
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError(false)
