@@ -114,6 +114,13 @@ export interface ProgramResult {
 export async function runProgram(argv: readonly string[], deps: Deps): Promise<ProgramResult> {
   // `pdesk` with no command opens the TUI.
   const args = argv.length === 0 ? ['tui'] : [...argv];
+  // The shells' completion callback (`pdesk completion`): its words are what the user typed, never options of
+  // pdesk, so commander does not parse them; it never fails and never sends anything.
+  if (args[0] === '__complete') {
+    const { runComplete } = await import('./completion/complete.js');
+    await runComplete(buildProgram(deps), args.slice(1), deps.io);
+    return { code: ExitCode.ok };
+  }
   const forgetSecrets = secretScope();
   // A command may say its exit code with ctx.exitCode; one that sets process.exitCode (written before ctx had
   // it) is honoured too, and process.exitCode is put back so that it does not outlive the run.
