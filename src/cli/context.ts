@@ -10,7 +10,9 @@ import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import type { Profile } from '../profiles/schema.js';
 import type { ProfileStore } from '../profiles/store.js';
+import { UsageError } from '../core/errors.js';
 import { type IO, systemIO } from './io.js';
+import type { Query } from './query.js';
 import { type Column, type Format, renderJson, renderRecord, renderTable, safeJson } from './output.js';
 import { oneOf, positiveInt, readJsonArg, readTextArg } from './options.js';
 
@@ -22,6 +24,8 @@ export interface GlobalOptions {
   dryRun?: boolean;
   verbose?: boolean;
   color?: boolean;
+  /** Every --query given (the global option collects them: `pdesk api` takes its own key=value pairs from it). */
+  query?: string[];
 }
 
 /** What a run of the program depends on; everything but `io` has a default. */
@@ -45,6 +49,8 @@ export class Context {
   private _profile?: Profile;
   private _client?: PdeskClient;
   private _store?: ProfileStore;
+  /** The compiled --query (`action` compiles it before the command runs). */
+  private _query?: Query;
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
 
@@ -60,10 +66,42 @@ export class Context {
     this.err = (t) => void this.io.stderr.write(redact(sanitize(t.endsWith('\n') ? t : `${t}\n`, true)));
   }
 
+  /**
+   * The format: --json, else --output, else JSON with --query (it filters JSON; with --output table it is a
+   * usage error), else a table on a terminal and JSON when piped.
+   */
   get format(): Format {
+    const query = this.queryExpression !== undefined;
     if (this.globals.json) return 'json';
-    if (this.globals.output) return oneOf(this.globals.output, ['table', 'json', 'ndjson'] as const, '--output');
+    if (this.globals.output) {
+      const f = oneOf(this.globals.output, ['table', 'json', 'ndjson'] as const, '--output');
+      if (query && f === 'table')
+        throw new UsageError('--query filters JSON output: it cannot be used with --output table.', [
+          'Leave out --output (--query prints JSON), or use --output json or ndjson.',
+        ]);
+      return f;
+    }
+    if (query) return 'json';
     return this.io.stdoutIsTTY ? 'table' : 'json';
+  }
+
+  /** The --query expression, unless the command takes --query as its own option (`pdesk api`). */
+  get queryExpression(): string | undefined {
+    const given = this.globals.query;
+    if (!given?.length || ownQueryOption.has(this.cmd)) return undefined;
+    if (given.length > 1)
+      throw new UsageError(`--query was given ${given.length} times; give one expression.`, [
+        'Expressions combine with a pipe: --query "[?status==\'free\'] | [0].id".',
+      ]);
+    return given[0];
+  }
+
+  /** Compile --query before anything is sent (a bad expression exits 2); its library loads only when it is given. */
+  async compileQuery(): Promise<void> {
+    const expression = this.queryExpression;
+    if (expression === undefined || this._query) return;
+    const { compileQuery } = await import('./query.js');
+    this._query = compileQuery(expression);
   }
 
   get limit(): number {
@@ -124,6 +162,7 @@ export class Context {
         log: this.globals.verbose ? this.log : undefined,
         env: this.io.env,
         // --dry-run: the request that would have been sent is printed (redacted by `out`), then the command stops.
+        // It is not the command's output, so --query does not apply to it.
         onDryRun: (request) => this.out(safeJson(request, true)),
       };
       if (this.deps.makeClient) this._client = await this.deps.makeClient(profile, opts);
@@ -149,13 +188,13 @@ export class Context {
   emitList<T>(rows: readonly T[], columns: readonly Column<T>[]): void {
     const f = this.format;
     if (f === 'table') this.out(rows.length ? renderTable(rows, columns, this.width) : '(none)');
-    else if (rows.length || f === 'json') this.out(renderJson(rows, f));
+    else this.emitJson(rows, f);
   }
 
   /** Print one resource (or `{ok, status}` when the server sent no body). */
   emitOne(value: unknown, table?: () => string): void {
     const f = this.format;
-    if (f !== 'table') this.out(renderJson(value, f));
+    if (f !== 'table') this.emitJson(value, f);
     else if (table) this.out(table());
     else if (value && typeof value === 'object' && !Array.isArray(value))
       this.out(renderRecord(value as Record<string, unknown>, this.width));
@@ -167,9 +206,46 @@ export class Context {
     this.emitOne(body === undefined ? { ok: true, status } : body, table);
   }
 
+  /**
+   * Every JSON output goes through here: --query applied to the whole value, then JSON, or NDJSON with each
+   * element of an array on its own line (an empty array prints nothing).
+   */
+  private emitJson(value: unknown, f: 'json' | 'ndjson'): void {
+    const shown = this._query ? this._query.apply(value) : value;
+    if (f === 'ndjson' && Array.isArray(shown) && shown.length === 0) return;
+    this.out(renderJson(shown, f));
+  }
+
+  /**
+   * One JSON value on one line, as long-running commands print them (`listen`'s records, `sandbox`'s URLs),
+   * --query applied. An expression that fails on one value is a warning on stderr: the command keeps running.
+   */
+  emitLine(value: unknown): void {
+    let shown = value;
+    try {
+      if (this._query) shown = this._query.apply(value);
+    } catch (e) {
+      this.err(`pdesk: warning: ${(e as Error).message}`);
+      return;
+    }
+    this.out(safeJson(shown));
+  }
+
   async close(): Promise<void> {
     await this._client?.close();
   }
+}
+
+/** Commands whose own `--query` is not the global JMESPath one (`pdesk api --query key=value`). */
+const ownQueryOption = new WeakSet<Command>();
+
+/**
+ * `cmd` takes `--query` as an option of its own (`pdesk api`'s query parameters, older than the global
+ * option): the values go to the command, and no JMESPath applies to its output.
+ */
+export function keepOwnQueryOption(cmd: Command): Command {
+  ownQueryOption.add(cmd);
+  return cmd;
 }
 
 /** Options declared with requiredOption, checked by `action` instead of commander (see deferRequiredOptions). */
@@ -219,9 +295,11 @@ export function action<A extends unknown[]>(fn: Action<A>) {
     while (root.parent) root = root.parent;
     const ctx = new Context(cmd, depsOf.get(root));
     contextOf.set(root, ctx);
-    // Bad global values (--output xml, --limit x) are usage errors before anything is sent, not after.
+    // Bad global values (--output xml, --limit x, a --query that does not compile) are usage errors before
+    // anything is sent, not after.
     void ctx.format;
     void ctx.limit;
+    await ctx.compileQuery();
     await fn(ctx, ...(raw.slice(0, -1) as A));
   };
 }

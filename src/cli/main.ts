@@ -16,7 +16,7 @@ import { forgetCommandSecrets } from '../profiles/secrets.js';
 import { commands } from './commands/index.js';
 import { type Context, type Deps, contextOfRun, deferRequiredOptions, setDeps } from './context.js';
 import { type IO, systemIO } from './io.js';
-import { flagOf } from './options.js';
+import { collect, flagOf } from './options.js';
 
 export const VERSION = '0.1.0';
 
@@ -32,6 +32,11 @@ export function buildProgram(deps: Deps = { io: systemIO() }): Command {
     .option('--dry-run', 'print the request (secrets redacted) and send nothing')
     .option('--verbose', 'request and response summary lines on stderr (secrets redacted)')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
+    .option(
+      '--query <JMESPath>',
+      'JMESPath expression applied to the JSON output; implies JSON (not with --output table). pdesk api: a query parameter',
+      collect,
+    )
     // Each command's --help lists the global options too: they may stand anywhere on the line (cli.md).
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError(false)
@@ -109,6 +114,13 @@ export interface ProgramResult {
 export async function runProgram(argv: readonly string[], deps: Deps): Promise<ProgramResult> {
   // `pdesk` with no command opens the TUI.
   const args = argv.length === 0 ? ['tui'] : [...argv];
+  // The shells' completion callback (`pdesk completion`): its words are what the user typed, never options of
+  // pdesk, so commander does not parse them; it never fails and never sends anything.
+  if (args[0] === '__complete') {
+    const { runComplete } = await import('./completion/complete.js');
+    await runComplete(buildProgram(deps), args.slice(1), deps.io);
+    return { code: ExitCode.ok };
+  }
   const forgetSecrets = secretScope();
   // A command may say its exit code with ctx.exitCode; one that sets process.exitCode (written before ctx had
   // it) is honoured too, and process.exitCode is put back so that it does not outlive the run.

@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { Context } from '../../src/cli/context.js';
 import { type TestIOOptions, testIO } from '../../src/cli/io.js';
+import { collect } from '../../src/cli/options.js';
 import { UsageError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';
 
@@ -19,6 +20,7 @@ function contextOf(args: string[], o: TestIOOptions = {}, now?: () => Date) {
     .option('--limit <n>')
     .option('--no-color')
     .option('--verbose')
+    .option('--query <JMESPath>', '', collect)
     .exitOverride();
   program.parse(args, { from: 'user' });
   return { ctx: new Context(program, { io: t.io, now }), t };
@@ -91,5 +93,45 @@ describe('format, colour and width follow the IO', () => {
     const { ctx } = contextOf([], { env: { PDESK_CONFIG_DIR: '/tmp/pdesk-ctx-test///' } });
     expect(await ctx.configDir()).toBe('/tmp/pdesk-ctx-test');
     expect((await ctx.store()).path).toBe('/tmp/pdesk-ctx-test/profiles.json');
+  });
+});
+
+describe('--query in the emit functions', () => {
+  it('implies JSON, even on a terminal; --output ndjson and --json stay; --output table is a usage error', () => {
+    expect(contextOf(['--query', 'a'], { tty: true }).ctx.format).toBe('json');
+    expect(contextOf(['--query', 'a', '--output', 'ndjson'], { tty: true }).ctx.format).toBe('ndjson');
+    expect(() => contextOf(['--query', 'a', '--output', 'table']).ctx.format).toThrow(
+      '--query filters JSON output: it cannot be used with --output table.',
+    );
+  });
+
+  it('is compiled by compileQuery (a bad one throws the usage error) and applied by every emit function', async () => {
+    const bad = contextOf(['--query', 'a[']).ctx;
+    await expect(bad.compileQuery()).rejects.toThrow(/^--query: the expression is incomplete at position 3/);
+
+    const { ctx, t } = contextOf(['--query', '[].id']);
+    await ctx.compileQuery();
+    ctx.emitList([{ id: 'x' }, { id: 'y' }], []);
+    ctx.emitOne([{ id: 'z' }]);
+    ctx.emitWrite(201, [{ id: 'w' }]);
+    expect(t.stdout()).toBe('[\n  "x",\n  "y"\n]\n[\n  "z"\n]\n[\n  "w"\n]\n');
+  });
+
+  it('the result is redacted and escaped as any output is', async () => {
+    registerSecret('unit-query-S3CRET-5d');
+    const { ctx, t } = contextOf(['--query', 'token']);
+    await ctx.compileQuery();
+    ctx.emitOne({ token: 'Bearer unit-query-S3CRET-5d \u009b2J', other: 1 });
+    expect(t.stdout()).toBe('"Bearer *** \\u009b2J"\n');
+  });
+
+  it('emitLine prints one line per value; an expression failing on one is a warning, not the end', async () => {
+    const { ctx, t } = contextOf(['--query', 'abs(n)']);
+    await ctx.compileQuery();
+    ctx.emitLine({ n: -2 });
+    ctx.emitLine({ n: 'x' });
+    ctx.emitLine({ n: 3 });
+    expect(t.stdout()).toBe('2\n3\n');
+    expect(t.stderr()).toMatch(/^pdesk: warning: --query: the expression cannot be applied to the output: Invalid type: abs\(\)/);
   });
 });

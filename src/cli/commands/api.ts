@@ -4,28 +4,30 @@
  * redaction, retries of idempotent methods and the exit codes 4/5/6 all apply). Prints the JSON answer.
  */
 import { Command } from 'commander';
-import { action } from '../context.js';
+import { action, keepOwnQueryOption } from '../context.js';
+import { collect } from '../options.js';
 import { safeJson } from '../output.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 export function apiCommand(): Command {
-  return new Command('api')
+  const cmd = new Command('api')
     .description("send a raw request with the profile's auth and headers, print the JSON answer")
     .argument('<METHOD>', `HTTP method: ${API_METHODS.join(', ')}`)
     .argument('<path>', "path under the party's base URL, e.g. /Slot?status=free (or a full URL on that server)")
     .option('--party <party>', 'practice or portal: whose base URL, auth and headers to use', 'practice')
     .option('--body <file|->', 'JSON body from a file or standard input, sent as application/fhir+json')
-    .option('--query <key=value>', 'query parameter, URL-encoded (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    // The global --query (JMESPath) collects every --query on the line; here they are query parameters.
+    .option('--query <key=value>', 'query parameter, URL-encoded (repeatable); no JMESPath applies to pdesk api', collect)
     .action(
-      action(async (ctx, methodArg: string, path: string, opts: { party: string; body?: string; query?: string[] }) => {
+      action(async (ctx, methodArg: string, path: string, opts: { party: string; body?: string }) => {
         const { UsageError } = await import('../../core/errors.js');
         const { oneOf, keyValues } = await import('../options.js');
         const method = methodArg.toUpperCase();
         if (!(API_METHODS as readonly string[]).includes(method))
           throw new UsageError(`<METHOD> must be one of ${API_METHODS.join(', ')}, not "${methodArg}".`);
         const party = oneOf(opts.party, ['practice', 'portal'] as const, '--party');
-        const query = keyValues(opts.query, '--query');
+        const query = keyValues(ctx.globals.query, '--query');
         if (opts.body !== undefined && (method === 'GET' || method === 'HEAD'))
           throw new UsageError(`--body cannot be sent with ${method}.`);
         if (!path.trim()) throw new UsageError('<path> must not be empty.');
@@ -59,4 +61,5 @@ export function apiCommand(): Command {
         ctx.out(safeJson(value, ctx.format !== 'ndjson'));
       }),
     );
+  return keepOwnQueryOption(cmd);
 }

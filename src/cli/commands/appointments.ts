@@ -62,6 +62,16 @@ export function appointmentsCommand(): Command {
           { header: 'PATIENT', value: (r) => who(r, true), flex: true },
           { header: 'PRACTITIONER', value: (r) => who(r, false), flex: true },
         ]);
+        // For `appointments cancel <TAB>`: the ids of this list, with status and start (no patient names).
+        const { rememberIds } = await import('../completion/cache.js');
+        await rememberIds(
+          ctx,
+          'appointments',
+          rows.map((a) => {
+            const s = utcParts(a.start);
+            return { id: a.id ?? '', description: [a.status, s.day ? `${s.day} ${s.time} UTC` : ''].filter(Boolean).join(' ') };
+          }),
+        );
       }),
     );
 

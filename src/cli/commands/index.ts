@@ -4,6 +4,7 @@ import { apiCommand } from './api.js';
 import { appointmentTypesCommand } from './appointment-types.js';
 import { appointmentsCommand } from './appointments.js';
 import { chatCommand } from './chat.js';
+import { completionCommand } from './completion.js';
 import { checkCommand } from './check.js';
 import { doctorCommand } from './doctor.js';
 import { listenCommand } from './listen.js';
@@ -34,4 +35,5 @@ export const commands: Array<() => Command> = [
   checkCommand,
   doctorCommand,
   tuiCommand,
+  completionCommand,
 ];

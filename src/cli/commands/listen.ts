@@ -56,8 +56,9 @@ export function listenCommand(): Command {
             host: opts.host,
             store,
             token,
-            // Pushed text is untrusted: NDJSON lines escape DEL and C1 controls too (safeJson).
-            onRecord: (r) => ctx.out(format === 'table' ? describeRecord(r) : safeJson(r)),
+            // Pushed text is untrusted: NDJSON lines escape DEL and C1 controls too (safeJson); --query
+            // applies to each record.
+            onRecord: (r) => (format === 'table' ? ctx.out(describeRecord(r)) : ctx.emitLine(r)),
             log: (line) => ctx.err(line),
           });
         } catch (e) {
@@ -74,7 +75,7 @@ export function listenCommand(): Command {
         if (format === 'table') {
           ctx.out(`Listening on ${receiver.url} (practice: ${info.practice}, portal: ${info.portal})`);
           ctx.err(`Thread store: ${store.path}${token ? '; bearer token required' : ''}. Press Ctrl-C to stop.`);
-        } else ctx.out(JSON.stringify(info));
+        } else ctx.out(safeJson(info)); // the first line, where it listens: --query is for the records after it
         ctx.keepAlive = true;
 
         // Ctrl-C: stop accepting, close the store, exit 0; a second Ctrl-C quits at once.

@@ -119,6 +119,16 @@ export function medicationsCommand(): Command {
           { header: 'QUANTITY', value: (r) => quantityText(r.medicationRequest) },
           { header: 'PERIOD', value: (r) => periodText(r.medicationRequest) },
         ]);
+        // For `medications show <TAB>` and `--reorder <TAB>`: the ids of this list, with status and medication.
+        const { rememberIds } = await import('../completion/cache.js');
+        await rememberIds(
+          ctx,
+          'medication-requests',
+          rows.map(({ medicationRequest: m }) => ({
+            id: m.id ?? '',
+            description: `${m.status} ${m.medicationReference.display ?? m.medicationReference.reference ?? ''}`,
+          })),
+        );
       }),
     );
 

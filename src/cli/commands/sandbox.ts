@@ -162,7 +162,7 @@ export function sandboxCommand(): Command {
         };
         if (ctx.format !== 'table') {
           // One line, so a script can read the first line of output while the sandbox keeps running.
-          ctx.out(JSON.stringify(info));
+          ctx.emitLine(info);
           return;
         }
         const file = opts.profileOut ?? 'sandbox-profile.json';
