@@ -24,7 +24,7 @@ export interface GlobalOptions {
   dryRun?: boolean;
   verbose?: boolean;
   color?: boolean;
-  /** Every --query given (the global option collects them: `pdesk api` takes its own key=value pairs from it). */
+  /** Every --query given (the global option collects them, so that giving two is refused rather than one lost). */
   query?: string[];
 }
 
@@ -85,10 +85,10 @@ export class Context {
     return this.io.stdoutIsTTY ? 'table' : 'json';
   }
 
-  /** The --query expression, unless the command takes --query as its own option (`pdesk api`). */
+  /** The --query expression. */
   get queryExpression(): string | undefined {
     const given = this.globals.query;
-    if (!given?.length || ownQueryOption.has(this.cmd)) return undefined;
+    if (!given?.length) return undefined;
     if (given.length > 1)
       throw new UsageError(`--query was given ${given.length} times; give one expression.`, [
         'Expressions combine with a pipe: --query "[?status==\'free\'] | [0].id".',
@@ -234,18 +234,6 @@ export class Context {
   async close(): Promise<void> {
     await this._client?.close();
   }
-}
-
-/** Commands whose own `--query` is not the global JMESPath one (`pdesk api --query key=value`). */
-const ownQueryOption = new WeakSet<Command>();
-
-/**
- * `cmd` takes `--query` as an option of its own (`pdesk api`'s query parameters, older than the global
- * option): the values go to the command, and no JMESPath applies to its output.
- */
-export function keepOwnQueryOption(cmd: Command): Command {
-  ownQueryOption.add(cmd);
-  return cmd;
 }
 
 /** Options declared with requiredOption, checked by `action` instead of commander (see deferRequiredOptions). */

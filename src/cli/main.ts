@@ -32,11 +32,7 @@ export function buildProgram(deps: Deps = { io: systemIO() }): Command {
     .option('--dry-run', 'print the request (secrets redacted) and send nothing')
     .option('--verbose', 'request and response summary lines on stderr (secrets redacted)')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
-    .option(
-      '--query <JMESPath>',
-      'JMESPath expression applied to the JSON output; implies JSON (not with --output table). pdesk api: a query parameter',
-      collect,
-    )
+    .option('--query <JMESPath>', 'JMESPath expression applied to the JSON output; implies JSON (not with --output table)', collect)
     // Each command's --help lists the global options too: they may stand anywhere on the line (cli.md).
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError(false)

@@ -4,7 +4,7 @@
  * redaction, retries of idempotent methods and the exit codes 4/5/6 all apply). Prints the JSON answer.
  */
 import { Command } from 'commander';
-import { action, keepOwnQueryOption } from '../context.js';
+import { action } from '../context.js';
 import { collect } from '../options.js';
 import { safeJson } from '../output.js';
 
@@ -17,17 +17,16 @@ export function apiCommand(): Command {
     .argument('<path>', "path under the party's base URL, e.g. /Slot?status=free (or a full URL on that server)")
     .option('--party <party>', 'practice or portal: whose base URL, auth and headers to use', 'practice')
     .option('--body <file|->', 'JSON body from a file or standard input, sent as application/fhir+json')
-    // The global --query (JMESPath) collects every --query on the line; here they are query parameters.
-    .option('--query <key=value>', 'query parameter, URL-encoded (repeatable); no JMESPath applies to pdesk api', collect)
+    .option('--param <key=value>', 'query parameter, URL-encoded (repeatable), as for the list commands', collect)
     .action(
-      action(async (ctx, methodArg: string, path: string, opts: { party: string; body?: string }) => {
+      action(async (ctx, methodArg: string, path: string, opts: { party: string; body?: string; param?: string[] }) => {
         const { UsageError } = await import('../../core/errors.js');
         const { oneOf, keyValues } = await import('../options.js');
         const method = methodArg.toUpperCase();
         if (!(API_METHODS as readonly string[]).includes(method))
           throw new UsageError(`<METHOD> must be one of ${API_METHODS.join(', ')}, not "${methodArg}".`);
         const party = oneOf(opts.party, ['practice', 'portal'] as const, '--party');
-        const query = keyValues(ctx.globals.query, '--query');
+        const query = keyValues(opts.param, '--param');
         if (opts.body !== undefined && (method === 'GET' || method === 'HEAD'))
           throw new UsageError(`--body cannot be sent with ${method}.`);
         if (!path.trim()) throw new UsageError('<path> must not be empty.');
@@ -58,8 +57,9 @@ export function apiCommand(): Command {
         const client = await ctx.client();
         const res = await client.raw(method, party, target, body);
         const value = res.body === undefined ? { ok: true, status: res.status } : res.body;
-        ctx.out(safeJson(value, ctx.format !== 'ndjson'));
+        // Indented JSON on a terminal too (a raw answer has no table form); --query applies as everywhere.
+        ctx.emitOne(value, () => safeJson(value, true));
       }),
     );
-  return keepOwnQueryOption(cmd);
+  return cmd;
 }

@@ -56,7 +56,7 @@ describe('pdesk api against the sandbox', () => {
   });
 
   it('--query values are URL-encoded and appended to a path that may have a query already', async () => {
-    const r = await env.run(['api', 'get', '/Schedule?_count=5', '--query', 'service-category=urn:pdesk:service-category|gp'], withToken);
+    const r = await env.run(['api', 'get', '/Schedule?_count=5', '--param', 'service-category=urn:pdesk:service-category|gp'], withToken);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().resourceType).toBe('Bundle');
     expect(r.json().entry.length).toBeGreaterThan(0);
@@ -162,7 +162,7 @@ describe('pdesk api against the sandbox', () => {
   it.each([
     [['api', 'FETCH', '/Slot'], 'pdesk: <METHOD> must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, not "FETCH".'],
     [['api', 'GET', '/Slot', '--party', 'pharmacy'], 'pdesk: --party must be one of practice, portal, not "pharmacy".'],
-    [['api', 'GET', '/Slot', '--query', 'novalue'], 'pdesk: --query must be key=value, not "novalue".'],
+    [['api', 'GET', '/Slot', '--param', 'novalue'], 'pdesk: --param must be key=value, not "novalue".'],
     [['api', 'GET', '/Slot', '--body', '-'], 'pdesk: --body cannot be sent with GET.'],
     [['api', 'GET', 'https://elsewhere.example/Slot'], 'pdesk: <path> must be a path or a URL on the practice server'],
     [['api', 'GET'], "pdesk: Missing required argument 'path'."],
