@@ -389,17 +389,27 @@ export class JournalWriter {
   private constructor(
     private readonly fh: FileHandle,
     readonly path: string,
+    private readonly what: string,
   ) {}
 
-  /** Open for appending; a new journal gets its header line, made durable with its directory entry. */
-  static async open(path: string, header: JournalHeader | undefined): Promise<JournalWriter> {
+  /**
+   * Open for appending; a new journal gets its header line, made durable with its directory entry. The write
+   * audit trail (src/core/audit.ts) appends through this writer too: `what` names its file in errors, and
+   * `openError` says what an unopenable file means there.
+   */
+  static async open(
+    path: string,
+    header: JournalHeader | Record<string, unknown> | undefined,
+    o: { what?: string; openError?: (e: NodeJS.ErrnoException) => Error } = {},
+  ): Promise<JournalWriter> {
     let fh: FileHandle;
     try {
       fh = await open(path, 'a', 0o600);
     } catch (e) {
+      if (o.openError) throw o.openError(e as NodeJS.ErrnoException);
       throw new UsageError(`--journal: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? e}).`);
     }
-    const w = new JournalWriter(fh, path);
+    const w = new JournalWriter(fh, path, o.what ?? 'journal');
     if (header) {
       await w.append(JSON.stringify(header));
       try {
@@ -454,9 +464,9 @@ export class JournalWriter {
 
   private fail(e: unknown): void {
     this.failure ??= new PdeskError(
-      `Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      `Cannot write the ${this.what} ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
       ExitCode.unexpected,
-      ['Rows whose outcome was not recorded are reported as uncertain by the next run.'],
+      this.what === 'journal' ? ['Rows whose outcome was not recorded are reported as uncertain by the next run.'] : [],
     );
     for (const w of [...this.unsynced, ...this.bufferedWaiters]) w.reject(this.failure);
     this.unsynced = [];
