@@ -416,6 +416,7 @@ export class PdeskClient {
       });
       // A Retry-After pdesk did not wait for (longer than it waits, or on a request it does not retry): say when.
       const after = retryAfterMs(res.headers['retry-after']);
+      err.retryAfterMs = after;
       if (after !== undefined)
         err.details.splice(err.details.length - 1, 0, `The server asks to try again in ${Math.ceil(after / 1000)} s.`);
       // A server may echo a credential back ("invalid token abc…"): every line of the error is redacted here,

@@ -36,7 +36,8 @@ export const JOURNAL_VERSION = 1;
  * Row states. Journal records: `sending` (durable before the request may start), `started` (written just
  * before the request starts, not waited for), `ok`, `failed` (a definite answer), `unknown` (no answer: the
  * connection broke after the request went out), `cancelled` (journaled as sending, then not started because
- * the run was stopping; reads back as no record).
+ * the run was stopping; reads back as no record), `throttled` (answered 429: the server did not take it, and the
+ * run sends it again after a pause, journaling `sending` anew; reads back as no record, like `cancelled`).
  *
  * Reading back, a `sending` with no later record is `queued` when it was written since the machine last
  * booted: a killed process loses nothing it had written, so no `started` line means the request never
@@ -45,8 +46,8 @@ export const JOURNAL_VERSION = 1;
  */
 export const RowState = { none: 0, sending: 1, ok: 2, failed: 3, unknown: 4, started: 5, queued: 6 } as const;
 export type RowStateValue = (typeof RowState)[keyof typeof RowState];
-export type RecordState = 'sending' | 'started' | 'ok' | 'failed' | 'unknown' | 'cancelled';
-const STATE_OF: Record<string, RowStateValue> = { sending: 1, ok: 2, failed: 3, unknown: 4, started: 5, cancelled: 0 };
+export type RecordState = 'sending' | 'started' | 'ok' | 'failed' | 'unknown' | 'cancelled' | 'throttled';
+const STATE_OF: Record<string, RowStateValue> = { sending: 1, ok: 2, failed: 3, unknown: 4, started: 5, cancelled: 0, throttled: 0 };
 
 /** A row whose request may have reached the server without its answer being recorded. */
 export function isUncertain(state: RowStateValue): boolean {
@@ -286,7 +287,7 @@ async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
       // --resend-uncertain that journaled it and then stopped before its request does not make it "never sent".
       if (isUncertain(prev)) state = prev;
       else if (sameBoot) state = RowState.queued;
-    } else if (rec.state === 'cancelled') {
+    } else if (rec.state === 'cancelled' || rec.state === 'throttled') {
       const prev = before.get(rec.row);
       if (prev !== undefined && isUncertain(prev)) state = prev;
       before.delete(rec.row);
