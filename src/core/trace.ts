@@ -154,7 +154,7 @@ export function curlScript(trace: Pick<Trace, 'exchanges'>): CurlScript {
           const v = variable(e.party, 'token');
           vars.set(
             v,
-            `the ${who}'s ${scheme ?? 'bearer'} token: pdesk${run?.profile ? ` --profile ${run.profile}` : ''} auth token --party ${e.party}`,
+            `the ${who}'s ${scheme?.toLowerCase() ?? 'bearer'} token: pdesk${run?.profile ? ` --profile ${run.profile}` : ''} auth token --party ${e.party}`,
           );
           parts.push('-H', `${shellQuote(`${name}: ${scheme ? `${scheme} ` : ''}`)}"$${v}"`);
         } else {

@@ -127,7 +127,8 @@ export class RateLimiter {
   throttled(retryAfterMs: number | undefined): void {
     const now = this.clock();
     const wait = Math.min(MAX_RETRY_AFTER_MS, retryAfterMs ?? DEFAULT_PAUSE_MS);
-    const cutAgain = now >= this.pausedUntil && now - this.lastCut >= Math.max(wait, DEFAULT_PAUSE_MS);
+    // Answers of requests that were in flight when the pause began do not cut again.
+    const cutAgain = now >= this.pausedUntil && now - this.lastCut >= DEFAULT_PAUSE_MS;
     this.pausedUntil = Math.max(this.pausedUntil, now + wait);
     this.nextAt = Math.max(this.nextAt, this.pausedUntil);
     if (cutAgain) {
