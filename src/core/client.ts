@@ -10,7 +10,7 @@ import { authHeader } from './auth.js';
 import { ConfigError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
-import { FHIR_JSON } from './ops.js';
+import { FHIR_JSON, OPS } from './ops.js';
 import { baseUrlFor, headersFor, resolveRoute } from './routes.js';
 import { Transport, retryAfterMs, type TlsFiles } from './transport.js';
 
@@ -281,8 +281,19 @@ export class PdeskClient {
    */
   refusalOf(op: OpId, params?: Record<string, string>): ConfigError | undefined {
     if (!this.readOnly) return undefined;
-    const r = resolveRoute(this.profile, op, params);
-    return r.method === 'GET' ? undefined : this.refusal(op, r.method, r.url);
+    const def = OPS[op];
+    const method = this.profile.routes?.[op]?.method ?? def.method;
+    if (method === 'GET') return undefined;
+    let url: string;
+    try {
+      url = resolveRoute(this.profile, op, params).url;
+    } catch {
+      // Parameters not known yet (a key, before its form): the path template as the profile has it.
+      const template =
+        this.profile.routes?.[op]?.path ?? (typeof def.path === 'function' ? def.path(this.profile.appointmentApi) : def.path);
+      url = `${baseUrlFor(this.profile, def.party, def.api)}${template}`;
+    }
+    return this.refusal(op, method, url);
   }
 
   /** The audit trail writes are recorded in (opened on the first write; undefined without `audit`). */

@@ -250,7 +250,7 @@ export function DeskProvider(p: DeskProviderProps) {
     const writable = (op: OpId, what: string) => {
       const refused = client.refusalOf(op);
       if (!refused) return true;
-      setMsg('error', `${refused.message.replace(/: .*$/s, '')}: ${what} (${op}) is not sent from here, so nothing was opened.`);
+      setMsg('error', `${refused.message.replace(/: .*$/s, '')}: ${what} (${op}) is not available.`);
       return false;
     };
     return {
