@@ -20,7 +20,7 @@ export interface ProfileEntry {
 export async function profileEntries(ctx: Context, o: ProfileChoice): Promise<{ several: boolean; entries: ProfileEntry[] }> {
   if (o.profiles?.length && o.allProfiles) throw new UsageError('Give --profiles or --all-profiles, not both.');
   const { defaultProfileName, listProfiles } = await import('../profiles/store.js');
-  const stored = listProfiles();
+  const stored = listProfiles(ctx.io.env);
   const known = () =>
     stored.length
       ? [`Known profiles: ${stored.map((p) => p.name).join(', ')}.`]
@@ -30,7 +30,8 @@ export async function profileEntries(ctx: Context, o: ProfileChoice): Promise<{ 
     return { several: true, entries: stored.map((p) => ({ name: p.name, raw: p.profile })) };
   }
   const names = o.profiles?.length ? [...new Set(o.profiles)] : undefined;
-  const wanted = names ?? [ctx.globals.profile ?? process.env.PDESK_PROFILE ?? defaultProfileName()].filter((n): n is string => !!n);
+  const wanted =
+    names ?? [ctx.globals.profile ?? ctx.io.env.PDESK_PROFILE ?? defaultProfileName(ctx.io.env)].filter((n): n is string => !!n);
   if (!wanted.length) throw new ConfigError('No profile is selected and there is no default profile.', known());
   const entries = wanted.map((name) => {
     const p = stored.find((s) => s.name === name);
