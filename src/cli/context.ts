@@ -26,6 +26,12 @@ export interface GlobalOptions {
   color?: boolean;
   /** Every --query given (the global option collects them, so that giving two is refused rather than one lost). */
   query?: string[];
+  /** `--read-only`: send GET only, as profile `readOnly: true`. */
+  readOnly?: boolean;
+  /** `--yes`: confirm writes on a production profile without a terminal prompt. */
+  yes?: boolean;
+  /** `--trace <file>` (else PDESK_TRACE). */
+  trace?: string;
 }
 
 /** What a run of the program depends on; everything but `io` has a default. */
@@ -48,6 +54,9 @@ export class Context {
   exitCode?: number;
   private _profile?: Profile;
   private _client?: PdeskClient;
+  /** Production profiles whose writes the operator confirmed in this run. */
+  private readonly confirmed = new Set<string>();
+  private _trace?: Promise<import('../core/trace.js').TraceWriter | undefined>;
   private _store?: ProfileStore;
   /** The compiled --query (`action` compiles it before the command runs). */
   private _query?: Query;
@@ -153,7 +162,42 @@ export class Context {
     return this._profile;
   }
 
-  /** The client for the selected profile (undici is loaded on first use only). */
+  /** The trace file of this run (`--trace`, else PDESK_TRACE), opened on first use; undefined when none. */
+  async trace(profile?: Profile): Promise<import('../core/trace.js').TraceWriter | undefined> {
+    const path = this.globals.trace ?? (this.io.env.PDESK_TRACE || undefined);
+    if (!path) return undefined;
+    this._trace ??= import('../core/trace.js').then(({ TraceWriter }) => TraceWriter.open(path, profile));
+    return this._trace;
+  }
+
+  /** What the client calls with every exchange: the trace file's writer, when there is one. */
+  async observer(profile?: Profile): Promise<ClientOptions['observe']> {
+    const t = await this.trace(profile);
+    return t ? (e) => t.write(e) : undefined;
+  }
+
+  /**
+   * Confirm a write on a production profile (src/cli/confirm.ts): on a terminal the operator types the profile's
+   * name, without one `--yes` is needed. Nothing happens for other profiles, or once confirmed in this run.
+   */
+  async confirmWrite(profile: Profile, what: string, target: string): Promise<void> {
+    const { confirmWrite } = await import('./confirm.js');
+    await confirmWrite({ io: this.io, yes: !!this.globals.yes, confirmed: this.confirmed }, profile, what, target);
+  }
+
+  /**
+   * Print a secret on stdout as it is: `pdesk auth token` and nothing else. Every other output goes through
+   * `out`, which redacts every registered secret.
+   */
+  printSecret(value: string): void {
+    this.io.stdout.write(`${value}\n`);
+  }
+
+  /**
+   * The client for the selected profile (undici is loaded on first use only): read-only when the profile or
+   * `--read-only` says so, writes recorded in the audit trail of the config folder and confirmed on production,
+   * every exchange traced with `--trace`.
+   */
   async client(): Promise<PdeskClient> {
     if (!this._client) {
       const profile = await this.profile();
@@ -164,6 +208,10 @@ export class Context {
         // --dry-run: the request that would have been sent is printed (redacted by `out`), then the command stops.
         // It is not the command's output, so --query does not apply to it.
         onDryRun: (request) => this.out(safeJson(request, true)),
+        ...(this.globals.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
+        audit: { dir: await this.configDir() },
+        observe: await this.observer(profile),
+        beforeWrite: (w) => this.confirmWrite(profile, w.what, w.target),
       };
       if (this.deps.makeClient) this._client = await this.deps.makeClient(profile, opts);
       else {
@@ -233,6 +281,7 @@ export class Context {
 
   async close(): Promise<void> {
     await this._client?.close();
+    (await this._trace?.catch(() => undefined))?.close();
   }
 }
 

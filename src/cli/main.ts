@@ -33,6 +33,9 @@ export function buildProgram(deps: Deps = { io: systemIO() }): Command {
     .option('--verbose', 'request and response summary lines on stderr (secrets redacted)')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
     .option('--query <JMESPath>', 'JMESPath expression applied to the JSON output; implies JSON (not with --output table)', collect)
+    .option('--read-only', 'send GET requests only: anything else exits 3 before it is sent (as profile readOnly)')
+    .option('--yes', 'confirm writes on a production profile without a terminal prompt')
+    .option('--trace <file>', 'append every request and answer of this run to an NDJSON file, secrets redacted (or PDESK_TRACE)')
     // Each command's --help lists the global options too: they may stand anywhere on the line (cli.md).
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError(false)

@@ -10,7 +10,7 @@ import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } 
 import { REDACTED, redact, registerSecret } from './redact.js';
 import { type TlsFiles, tlsConnectOptions } from './transport.js';
 
-const oauthCache = new Map<string, { token: string; expiresAt: number }>();
+const oauthCache = new Map<string, { token: string; expiresAt: number; scope?: string }>();
 
 function b64url(data: string | Buffer): string {
   return Buffer.from(data).toString('base64url');
@@ -49,6 +49,11 @@ const cacheKey = (auth: OAuthConfig) => `${auth.tokenUrl}|${auth.clientId}|${aut
 /** When the cached OAuth2 token of `auth` expires (ms since the epoch), if one was obtained: `pdesk doctor` shows its lifetime. */
 export function oauthTokenExpiry(auth: OAuthConfig): number | undefined {
   return oauthCache.get(cacheKey(auth))?.expiresAt;
+}
+
+/** The scopes the token server granted with the cached token (its `scope`), if it said: `pdesk auth status`. */
+export function oauthTokenScope(auth: OAuthConfig): string | undefined {
+  return oauthCache.get(cacheKey(auth))?.scope;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -118,7 +123,7 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
     if (res.statusCode >= 500) throw new PdeskError(message, ExitCode.server, details);
     throw new ConfigError(message, details);
   }
-  let body: { access_token?: string; expires_in?: number };
+  let body: { access_token?: string; expires_in?: number; scope?: unknown };
   try {
     body = JSON.parse(text);
   } catch {
@@ -126,7 +131,11 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
   }
   if (!body.access_token) throw new ConfigError(`The OAuth2 token answer for ${what} has no access_token.`);
   registerSecret(body.access_token);
-  oauthCache.set(key, { token: body.access_token, expiresAt: Date.now() + (body.expires_in ?? 300) * 1000 });
+  oauthCache.set(key, {
+    token: body.access_token,
+    expiresAt: Date.now() + (body.expires_in ?? 300) * 1000,
+    ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
+  });
   return body.access_token;
 }
 

@@ -7,10 +7,10 @@ import type { Profile } from '../profiles/schema.js';
 import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
-import { ConfigError, ContractError, HttpError, NetworkError, excerpt, statusLine } from './errors.js';
+import { ConfigError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
-import { FHIR_JSON } from './ops.js';
+import { FHIR_JSON, OPS } from './ops.js';
 import { baseUrlFor, headersFor, resolveRoute } from './routes.js';
 import { Transport, retryAfterMs, type TlsFiles } from './transport.js';
 
@@ -23,6 +23,13 @@ export interface RequestDescription {
   url: string;
   headers: Record<string, string>;
   body?: unknown;
+}
+
+/** A write about to be sent, for a confirmation: `what` is `A6 (POST /Appointment)`, `target` its base URL. */
+export interface WriteDescription {
+  request: RequestDescription;
+  what: string;
+  target: string;
 }
 
 /**
@@ -48,6 +55,12 @@ export interface CallOptions {
   /** A read a write depends on (M2 before M3): sent even under --dry-run, since it changes nothing. */
   readForWrite?: boolean;
   signal?: AbortSignal;
+  /**
+   * A write's audit record, handed over instead of awaited: the call returns at the answer, and the caller must
+   * await `durable` before it reports the write done (a bulk send frees its request slot at the answer and
+   * records the row's outcome once the audit record is on disk). Called before the call returns or throws.
+   */
+  audited?: (durable: Promise<void>) => void;
 }
 
 /**
@@ -84,8 +97,23 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Called once per HTTP exchange (answered or not), secrets redacted. Nothing is built when unset. */
   observe?: (e: Exchange) => void;
-  /** Send GET only: any other method is refused before it is sent (ConfigError, exit 3). */
+  /**
+   * Send GET only: any other method is refused before it is sent (ConfigError, exit 3). A profile's `readOnly`
+   * does the same whatever this says: the client is the one place it is enforced, below every face.
+   */
   readOnly?: boolean;
+  /** Why the client is read-only when the profile is not (`--read-only`), for the refusal's sentence. */
+  readOnlyWhy?: string;
+  /**
+   * Record every write (any method but GET, HEAD, OPTIONS) in the audit trail of this config folder
+   * (src/core/audit.ts): opened before the first write is sent, each record on disk before the call returns.
+   */
+  audit?: { dir: string };
+  /**
+   * Called before each write is sent, after the read-only check (the CLI's confirmation on a production
+   * profile). Throwing stops it: nothing is sent, nothing audited.
+   */
+  beforeWrite?: (write: WriteDescription) => Promise<void> | void;
   /** Where the variables a profile names (tokenEnv, passwordEnv, clientSecretEnv) are read; the process's by default. */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -101,6 +129,14 @@ function setHeader(h: Record<string, string>, name: string, value: string): void
   h[name] = value;
 }
 
+/** Methods that change nothing: not audited, and not asked about on production. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a request with this method is a write (audited; confirmed on production). */
+export function isWrite(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
+}
+
 function kB(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
 }
@@ -108,6 +144,7 @@ function kB(n: number): string {
 export class PdeskClient {
   readonly transport: Transport;
   private readonly tlsCache = new Map<Party, TlsFiles | undefined>();
+  private auditLog?: Promise<import('./audit.js').AuditLog>;
 
   constructor(
     readonly profile: Profile,
@@ -165,8 +202,9 @@ export class PdeskClient {
   async call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
     const route = resolveRoute(this.profile, opId, o.params, o.query);
     const hasBody = o.body !== undefined;
-    // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted).
-    const willSend = !this.opts.dryRun || (!!o.readForWrite && route.method === 'GET');
+    // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
+    // write refused under read-only.
+    const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
     const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
     return this.exchange({ op: opId, party: route.party, method: route.method, url: route.url, headers, body: o.body }, o);
   }
@@ -178,7 +216,7 @@ export class PdeskClient {
       party,
       headersFor(this.profile, party),
       body !== undefined ? FHIR_JSON : undefined,
-      !this.opts.dryRun,
+      !this.opts.dryRun && !(this.readOnly && method.toUpperCase() !== 'GET'),
     );
     return this.exchange({ party, method: method.toUpperCase(), url, headers, body }, o);
   }
@@ -196,22 +234,104 @@ export class PdeskClient {
     return this.exchange({ op: opId, party: route.party, method: 'GET', url: abs.toString(), headers }, o);
   }
 
+  /** True when only GET is sent: the profile is `readOnly`, or the client was made read-only (`--read-only`). */
+  get readOnly(): boolean {
+    return !!(this.opts.readOnly || this.profile.readOnly);
+  }
+
+  /**
+   * A URL as the profile's base URL it is under (the longest that fits) and the rest: `/Appointment` under
+   * `https://practice.example/fhir`. A URL under none is its origin and path. Redacted.
+   */
+  splitUrl(url: string): { base: string; path: string } {
+    const p = this.profile;
+    const bases = [
+      baseUrlFor(p, 'practice'),
+      baseUrlFor(p, 'portal'),
+      ...(['appointment', 'chat', 'medication'] as const).map((api) => baseUrlFor(p, 'practice', api)),
+      baseUrlFor(p, 'portal', 'chat'),
+    ].sort((a, b) => b.length - a.length);
+    const base = bases.find((b) => url.startsWith(`${b}/`) || url.startsWith(`${b}?`));
+    if (base) return { base: redact(base), path: redact(url.slice(base.length)) };
+    try {
+      const u = new URL(url);
+      return { base: redact(u.origin), path: redact(url.slice(u.origin.length) || '/') };
+    } catch {
+      return { base: '', path: redact(url) };
+    }
+  }
+
+  /** `A6 (POST /Appointment)`: a request as the operator knows it. */
+  private what(op: OpId | undefined, method: string, url: string): string {
+    const w = `${method} ${this.splitUrl(url).path}`;
+    return op ? `${op} (${w})` : w;
+  }
+
+  /** The refusal of a request under read-only: one sentence naming the profile and the operation. */
+  private refusal(op: OpId | undefined, method: string, url: string): ConfigError {
+    const who = this.profile.readOnly
+      ? `Profile "${this.profile.name}" is read-only`
+      : `Profile "${this.profile.name}" is read-only ${this.opts.readOnlyWhy ? `(${this.opts.readOnlyWhy})` : 'here'}`;
+    return new ConfigError(`${who}: ${this.what(op, method, url)} was not sent.`);
+  }
+
+  /**
+   * The refusal `op` would get under read-only, or undefined when it may be sent: a bulk send asks before it
+   * journals anything, the TUI before it opens a form.
+   */
+  refusalOf(op: OpId, params?: Record<string, string>): ConfigError | undefined {
+    if (!this.readOnly) return undefined;
+    const def = OPS[op];
+    const method = this.profile.routes?.[op]?.method ?? def.method;
+    if (method === 'GET') return undefined;
+    let url: string;
+    try {
+      url = resolveRoute(this.profile, op, params).url;
+    } catch {
+      // Parameters not known yet (a key, before its form): the path template as the profile has it.
+      const template =
+        this.profile.routes?.[op]?.path ?? (typeof def.path === 'function' ? def.path(this.profile.appointmentApi) : def.path);
+      url = `${baseUrlFor(this.profile, def.party, def.api)}${template}`;
+    }
+    return this.refusal(op, method, url);
+  }
+
+  /** The audit trail writes are recorded in (opened on the first write; undefined without `audit`). */
+  private audit(): Promise<import('./audit.js').AuditLog> | undefined {
+    const a = this.opts.audit;
+    if (!a) return undefined;
+    // Loaded on the first write only: read commands never load it.
+    this.auditLog ??= import('./audit.js').then(({ AuditLog }) => new AuditLog(a.dir, this.profile));
+    return this.auditLog;
+  }
+
   describe(d: RequestDescription): RequestDescription {
     return { ...d, url: redact(d.url), headers: redactHeaders(d.headers) };
   }
 
   private async exchange(
     d: RequestDescription & { party: Party },
-    o: { readForWrite?: boolean; signal?: AbortSignal },
+    o: { readForWrite?: boolean; signal?: AbortSignal; audited?: (durable: Promise<void>) => void },
   ): Promise<ApiResult> {
     const { party, ...desc } = d;
+    // --dry-run first: the request is printed even where it would be refused.
     if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) {
       const request = this.describe(desc);
       this.opts.onDryRun?.(request);
       throw new DryRunStop(request);
     }
-    if (this.opts.readOnly && d.method !== 'GET')
-      throw new ConfigError(`Refusing to send ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}: only GET requests are sent here.`);
+    if (this.readOnly && d.method !== 'GET') throw this.refusal(d.op, d.method, d.url);
+    const write = isWrite(d.method);
+    // A write's audit trail is opened before it is sent (a trail that cannot be written sends nothing), and the
+    // operator confirms a write on production (the CLI's beforeWrite) before anything goes out.
+    const audit = write ? await this.audit() : undefined;
+    await audit?.ready();
+    if (write && this.opts.beforeWrite)
+      await this.opts.beforeWrite({
+        request: this.describe(desc),
+        what: this.what(d.op, d.method, d.url),
+        target: this.splitUrl(d.url).base,
+      });
     const log = this.opts.log;
     const bodyText = d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body);
     if (log) {
@@ -219,7 +339,25 @@ export class PdeskClient {
       for (const [k, v] of Object.entries(redactHeaders(d.headers))) log(`  ${headerName(k)}: ${v}`);
     }
     const observe = this.opts.observe;
-    const started = observe ? Date.now() : 0;
+    const started = observe || audit ? Date.now() : 0;
+    /** The audit record of this write, on disk before the call returns (or handed to `o.audited`). */
+    const record = (outcome: { status: number; ms: number } | { error: NonNullable<Exchange['error']>; ms: number }) => {
+      const durable = audit!.record({
+        op: d.op,
+        method: d.method,
+        url: d.url,
+        headers: d.headers,
+        bodyText,
+        bodyIsJson: typeof d.body !== 'string',
+        startedAt: started,
+        ...outcome,
+      });
+      if (o.audited) {
+        o.audited(durable);
+        return Promise.resolve();
+      }
+      return durable;
+    };
     let res: import('./transport.js').RawResponse;
     try {
       res = await this.transport.request({
@@ -231,25 +369,33 @@ export class PdeskClient {
         signal: o.signal ?? this.opts.signal,
       });
     } catch (e) {
-      if (observe) {
-        const err = e as { name?: string; message?: string; code?: unknown };
-        observe({
-          ...this.exchangeRequest(d, bodyText, started),
-          ms: Date.now() - started,
-          error: {
-            name: err?.name ?? 'Error',
-            message: redact(err?.message ?? String(e)),
-            ...(typeof err?.code === 'string' ? { code: err.code } : {}),
-          },
-        });
-      }
+      const err = e as { name?: string; message?: string; code?: unknown };
+      const error = {
+        name: err?.name ?? 'Error',
+        message: redact(err?.message ?? String(e)),
+        ...(typeof err?.code === 'string' ? { code: err.code } : {}),
+      };
+      if (observe) observe({ ...this.exchangeRequest(d, bodyText, started), ms: Date.now() - started, error });
       // Say what to check: the server, and which setting of which profile points at it.
       if (e instanceof NetworkError && e.code !== 'ABORTED')
         e.details.push(
           `Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}" (pdesk profile show ${this.profile.name}).`,
         );
+      // A write that got no answer (or was abandoned) is recorded too, with the error.
+      if (audit)
+        await record({ error, ms: Date.now() - started }).catch((ae: unknown) => {
+          if (e instanceof PdeskError) e.details.push(`It could not be recorded in the audit trail: ${(ae as Error).message}`);
+        });
       throw e;
     }
+    if (audit)
+      await record({ status: res.status, ms: res.ms }).catch((ae: unknown) => {
+        throw new PdeskError(
+          `${d.op ? `${d.op} was sent` : 'The request was sent'} and answered ${statusLine(res.status)}, but it could not be recorded in the audit trail.`,
+          ExitCode.unexpected,
+          [(ae as Error).message, `request: ${d.method} ${redact(d.url)}`],
+        );
+      });
     if (observe)
       observe({
         ...this.exchangeRequest(d, bodyText, started),
@@ -282,6 +428,7 @@ export class PdeskClient {
       });
       // A Retry-After pdesk did not wait for (longer than it waits, or on a request it does not retry): say when.
       const after = retryAfterMs(res.headers['retry-after']);
+      err.retryAfterMs = after;
       if (after !== undefined)
         err.details.splice(err.details.length - 1, 0, `The server asks to try again in ${Math.ceil(after / 1000)} s.`);
       // A server may echo a credential back ("invalid token abc…"): every line of the error is redacted here,
@@ -311,6 +458,9 @@ export class PdeskClient {
 
   async close(): Promise<void> {
     await this.transport.close();
+    const audit = this.auditLog;
+    this.auditLog = undefined;
+    if (audit) await (await audit.catch(() => undefined))?.close();
   }
 }
 

@@ -72,7 +72,10 @@ export type RouteOverride = z.infer<typeof RouteOverride>;
 
 export const Profile = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a profile name is letters, digits, ".", "_" or "-"'),
+  /** A free label; `production` makes writes ask first (cli.md "Live systems"). */
   environment: z.string().optional(),
+  /** Send GET only: every other request is refused before it is sent (exit 3), by every face. */
+  readOnly: z.boolean().optional(),
   appointmentApi: z.enum(['2.0.0', '1.0.0']).default('2.0.0'),
   approvalFlow: z.boolean().default(false),
   namespaces: z.strictObject({ portal: NonEmpty, practice: NonEmpty }),
@@ -103,6 +106,10 @@ export const Profile = z.strictObject({
     .strictObject({ connectMs: z.number().int().positive().optional(), requestMs: z.number().int().positive().optional() })
     .optional(),
   retries: z.strictObject({ max: z.number().int().min(0).max(10).optional() }).optional(),
+  /** The write audit trail (`audit/<profile>.ndjson`): `bodies: false` records each write without its body. */
+  audit: z.strictObject({ bodies: z.boolean().optional() }).optional(),
+  /** Bulk sends: `rate`, the most requests per second (`--rate` overrides it). */
+  bulk: z.strictObject({ rate: z.number().positive().max(100_000).optional() }).optional(),
   /** Defaults for `pdesk check` (cli.md "Live systems"): the options of the same names override them. */
   check: z
     .strictObject({
@@ -118,3 +125,8 @@ export const Profile = z.strictObject({
 });
 export type Profile = z.infer<typeof Profile>;
 export type ProfileInput = z.input<typeof Profile>;
+
+/** A profile whose `environment` is production (`production` or `prod`, any case): writes ask first. */
+export function isProduction(profile: Pick<Profile, 'environment'>): boolean {
+  return /^prod(uction)?$/i.test(profile.environment?.trim() ?? '');
+}

@@ -2,7 +2,8 @@
  * The embedded sandbox: a practice system at `/practice` (A1–A7, C1, C2, M1–M4) and a portal at `/portal`
  * (C3, C4, C5) on one node:http server, following decisions.md exactly. This file is the HTTP plumbing:
  * routing (404 unknown route, 405 wrong method), optional bearer token (401), latency and fail rate (503
- * before any state change), broken and failing operations (`--break`, `--fail`: breaks.ts), content types (415),
+ * before any state change), broken and failing operations (`--break`, `--fail`: breaks.ts), a rate limit
+ * (`--throttle`: every n-th request 429), content types (415),
  * JSON parsing (400), OperationOutcome error bodies, and the record of received requests. Handlers live in appointments.ts, chat.ts, notifications.ts, medication.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -57,6 +58,11 @@ export interface SandboxOptions {
   breakOps?: readonly OpId[];
   /** Operations answered with this status and an OperationOutcome, before any change (`--fail <op>:<status>`). */
   failOps?: Partial<Record<OpId, number>>;
+  /**
+   * Every n-th request (counting all of them, from the first) is answered 429 Too Many Requests with
+   * `Retry-After: 1` and an OperationOutcome, before any change (`--throttle <n>`): a rate-limited server.
+   */
+  throttleEvery?: number;
 }
 
 export interface ReceivedRequest {
@@ -187,6 +193,8 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
 
   const breakOps = new Set(o.breakOps ?? []);
   const failOps = o.failOps ?? {};
+  const throttleEvery = o.throttleEvery && o.throttleEvery > 0 ? Math.floor(o.throttleEvery) : 0;
+  let requests = 0;
 
   async function handle(req: IncomingMessage): Promise<Reply> {
     const method = (req.method ?? 'GET').toUpperCase();
@@ -211,11 +219,22 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       received.push({ method, path: rawPath, query: rawQuery, headers, body, at: new Date().toISOString() });
     }
+    const n = ++requests;
     if (latencyMs > 0) await sleep(latencyMs);
     if (o.token !== undefined && req.headers.authorization !== `Bearer ${o.token}`)
       throw new Fail(401, 'login', 'This sandbox needs Authorization: Bearer <token>.', undefined, {
         'www-authenticate': 'Bearer realm="pdesk-sandbox"',
       });
+    if (throttleEvery && n % throttleEvery === 0)
+      throw new Fail(
+        429,
+        'throttled',
+        `The sandbox answers every ${throttleEvery}th request 429 (--throttle); nothing was changed.`,
+        undefined,
+        {
+          'retry-after': '1',
+        },
+      );
     if (failRate > 0 && random() < failRate)
       throw new Fail(503, 'transient', 'The sandbox is simulating a failure (fail rate); nothing was changed.');
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;

@@ -5,7 +5,7 @@
  */
 import { Box, Text, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { PdeskClient } from '../core/client.js';
+import type { ClientOptions, PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
 import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } from './desk.js';
 import { fit, wrap } from './format.js';
@@ -43,6 +43,8 @@ export interface RootProps {
   sandbox?: { url: string };
   configDir?: string;
   makeClient?: (p: Profile) => PdeskClient;
+  /** Options of the desk's client (`--read-only`, `--trace`); its writes are audited in `configDir`. */
+  clientOptions?: ClientOptions;
   loadProfile?: (name: string) => Promise<Profile>;
   /** A fixed terminal size (tests, benches). */
   size?: Size;
@@ -71,6 +73,7 @@ export function Root(p: RootProps) {
           <DeskProvider
             profile={profile}
             makeClient={p.makeClient}
+            clientOptions={p.clientOptions}
             loadProfile={p.loadProfile}
             receiver={started?.receiver ?? p.receiver}
             sandbox={started?.sandbox ?? p.sandbox}
@@ -278,7 +281,7 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
 }
 
 function Header({ width }: { width: number }) {
-  const { profile, receiver, sandbox } = useDesk();
+  const { profile, receiver, sandbox, readOnly } = useDesk();
   const { connection, lastMs } = useDeskStatus();
   const env = profile.environment ?? 'no environment';
   const prod = /^prod(uction)?$/i.test(profile.environment ?? '');
@@ -290,7 +293,9 @@ function Header({ width }: { width: number }) {
         : '○ not checked';
   const port = (u: string) => u.replace(/^https?:\/\/(127\.0\.0\.1|localhost)/, '');
   const extra = [sandbox ? `sandbox ${port(sandbox.url)}` : '', receiver ? `push ${port(receiver.url)}` : ''].filter(Boolean).join(' ');
-  const fixed = ` pdesk  ${profile.name}  ${prod ? ` ${env.toUpperCase()} ` : `[${env}]`}  appt API ${profile.appointmentApi}  `;
+  // Read-only (the profile's readOnly, or --read-only) is said beside the environment: write keys do nothing.
+  const ro = readOnly ? ' read-only ' : '';
+  const fixed = ` pdesk  ${profile.name}  ${prod ? ` ${env.toUpperCase()} ` : `[${env}]`}${ro ? ` ${ro}` : ''}  appt API ${profile.appointmentApi}  `;
   const rest = Math.max(0, width - fixed.length - conn.length);
   return (
     <Text wrap="truncate">
@@ -306,6 +311,14 @@ function Header({ width }: { width: number }) {
       ) : (
         <Text color="green">[{env}]</Text>
       )}
+      {ro ? (
+        <>
+          <Text> </Text>
+          <Text bold color="black" backgroundColor="yellow">
+            {ro}
+          </Text>
+        </>
+      ) : null}
       <Text>{`  appt API ${profile.appointmentApi}  `}</Text>
       <Text color={connection === 'online' ? 'green' : connection === 'offline' ? 'red' : 'gray'}>{conn}</Text>
       <Text dimColor>{extra ? fit(`  ${extra}`, rest) : ''}</Text>

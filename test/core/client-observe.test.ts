@@ -78,7 +78,7 @@ test('readOnly refuses every method but GET before anything is sent (exit 3)', a
     const e = await c.call(op, { params: { communicationId: 'm', encounterId: 'e' }, body: {} }).catch((x) => x);
     expect(e).toBeInstanceOf(ConfigError);
     expect(e.exitCode).toBe(3);
-    expect(e.message).toMatch(new RegExp(`^Refusing to send ${op} (POST|PATCH|PUT) .*: only GET requests are sent here\\.$`));
+    expect(e.message).toMatch(new RegExp(`^Profile "sandbox" is read-only here: ${op} \\((POST|PATCH|PUT) /[^ ]+\\) was not sent\\.$`));
   }
   await expect(c.raw('DELETE', 'practice', '/Appointment/1')).rejects.toBeInstanceOf(ConfigError);
   expect(stub.received.map((r) => r.method)).toEqual(['GET']);

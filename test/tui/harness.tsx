@@ -6,7 +6,7 @@ import { render } from 'ink-testing-library';
 import { useInput } from 'ink';
 import type React from 'react';
 import { vi } from 'vitest';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile, type ProfileInput } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { Root, type RootProps } from '../../src/tui/app.js';
@@ -53,13 +53,16 @@ export interface OpenOptions {
   size?: { columns: number; rows: number };
   screen?: ScreenId;
   root?: Partial<RootProps>;
+  /** Settings over the sandbox's profile (`readOnly`, `environment`), or a function of the sandbox's URL giving them. */
+  profile?: Partial<ProfileInput> | ((url: string) => Partial<ProfileInput>);
 }
 
 export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
   const sandbox = await startSandbox({ port: 0, log: () => undefined, ...o.sandbox });
-  const profile = Profile.parse(
-    sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }),
-  );
+  const profile = Profile.parse({
+    ...sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }),
+    ...(typeof o.profile === 'function' ? o.profile(sandbox.url) : o.profile),
+  });
   const state = { quitCalls: 0 };
   const r = render(
     <Root

@@ -35,6 +35,8 @@ export function fakeClient(profile: Profile, answers: Partial<Record<OpId, Answe
   const calls: FakeClient['calls'] = [];
   const client = {
     profile,
+    readOnly: false,
+    refusalOf: () => undefined,
     async call(op: OpId, o: CallOptions = {}) {
       calls.push({ op, o });
       const answer = answers[op];

@@ -64,6 +64,19 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
   const { several, entries } = await profileEntries(ctx, opts);
   const { validateProfile } = await import('../../profiles/store.js');
   const profiles: Profile[] = entries.map((e) => validateProfile(e.raw, `profile "${e.name}"`));
+  // Writes: a read-only profile (or --read-only) refuses the run before anything is sent; a production profile
+  // asks first (src/cli/confirm.ts), once per profile.
+  if (opts.write) {
+    const { ConfigError } = await import('../../core/errors.js');
+    for (const p of profiles)
+      if (p.readOnly || ctx.globals.readOnly)
+        throw new ConfigError(
+          `Profile "${p.name}" is read-only${p.readOnly ? '' : ' (--read-only)'}: check --write was not run, its writes (A6, A7, C1–C5, M3) would be refused; nothing was sent.`,
+        );
+    const { baseUrlFor } = await import('../../core/routes.js');
+    for (const p of profiles)
+      await ctx.confirmWrite(p, 'the write checks of pdesk check (A6, A7, C1–C5, M3: test data)', baseUrlFor(p, 'practice'));
+  }
   // A report file that cannot be written is found before anything is sent.
   const junitFile = opts.junit === undefined ? undefined : await openReportFile(opts.junit);
 
@@ -81,6 +94,8 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
     ctx.out(row(r, style));
   };
 
+  const dir = await ctx.configDir();
+  const observe = await ctx.observer();
   const controller = new AbortController();
   const stop = () => controller.abort();
   ctx.io.onSignal('SIGINT', stop);
@@ -98,6 +113,8 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
         onResult: live ? onResult : undefined,
         log: ctx.globals.verbose ? ctx.log : undefined,
         env: ctx.io.env,
+        audit: { dir },
+        observe,
       }),
     ),
   );

@@ -49,8 +49,11 @@ async function runDoctorCommand(ctx: Context, opts: DoctorCliOptions): Promise<v
     ctx.out(row(r, style));
   };
   const dir = await ctx.configDir();
+  const observe = await ctx.observer();
   const reports = await Promise.all(
-    entries.map((e) => runDoctor({ name: e.name, raw: e.raw, configDir: dir, env: ctx.io.env, onResult: live ? onResult : undefined })),
+    entries.map((e) =>
+      runDoctor({ name: e.name, raw: e.raw, configDir: dir, env: ctx.io.env, observe, onResult: live ? onResult : undefined }),
+    ),
   );
   if (live) ctx.out(summaryLine(reports[0]!.summary, reports[0]!.durationMs, style));
   else if (table) ctx.out(profilesTable(reports, style));

@@ -1,6 +1,8 @@
 /** Every command group of cli.md, one file per noun. */
 import type { Command } from 'commander';
 import { apiCommand } from './api.js';
+import { auditCommand } from './audit.js';
+import { authCommand } from './auth.js';
 import { appointmentTypesCommand } from './appointment-types.js';
 import { appointmentsCommand } from './appointments.js';
 import { chatCommand } from './chat.js';
@@ -16,6 +18,7 @@ import { sandboxCommand } from './sandbox.js';
 import { practitionersCommand } from './practitioners.js';
 import { schedulesCommand } from './schedules.js';
 import { slotsCommand } from './slots.js';
+import { traceCommand } from './trace.js';
 import { tuiCommand } from './tui.js';
 
 export const commands: Array<() => Command> = [
@@ -34,6 +37,9 @@ export const commands: Array<() => Command> = [
   sandboxCommand,
   checkCommand,
   doctorCommand,
+  authCommand,
+  auditCommand,
+  traceCommand,
   tuiCommand,
   completionCommand,
 ];

@@ -20,6 +20,7 @@ interface SandboxCliOptions {
   profileOut?: string;
   break?: string[];
   fail?: string[];
+  throttle?: string;
 }
 
 export const DEFAULT_SANDBOX_PORT = 4010;
@@ -39,6 +40,7 @@ export function sandboxCommand(): Command {
     .option('--profile-out <file>', 'also write the ready profile to this file')
     .option('--break <op>', 'answers of this operation miss a required field, e.g. A4 (repeatable or a comma list)', collectList, [])
     .option('--fail <op:status>', 'answer this operation with this status, e.g. A4:503 (repeatable or a comma list)', collectList)
+    .option('--throttle <n>', 'answer every n-th request 429 Too Many Requests with Retry-After: 1, before any change')
     .action(
       action(async (ctx, opts: SandboxCliOptions) => {
         const { UsageError } = await import('../../core/errors.js');
@@ -71,6 +73,7 @@ export function sandboxCommand(): Command {
             throw new UsageError(`--fail must be <op>:<status> with an error status 400–599, e.g. A4:503, not "${v}".`);
           failOps[op] = status;
         }
+        const throttleEvery = opts.throttle === undefined ? undefined : positiveInt(opts.throttle, '--throttle');
         if (opts.pushTo !== undefined) {
           let ok = false;
           try {
@@ -106,6 +109,7 @@ export function sandboxCommand(): Command {
             token,
             breakOps,
             failOps,
+            throttleEvery,
             // --verbose: one line per request on stderr (ctx.log and ctx.err sanitise and redact).
             onRequest: ctx.globals.verbose ? ctx.log : undefined,
             log: (line) => ctx.err(line),

@@ -52,7 +52,14 @@ export function tuiCommand(): Command {
         // (no such profile, sandbox cannot start) goes back to the entry point with its exit code.
         ctx.keepAlive = true;
         try {
-          await runTui({ profileName: ctx.globals.profile, sandbox: !!opts.sandbox, listen, verbose: !!ctx.globals.verbose });
+          await runTui({
+            profileName: ctx.globals.profile,
+            sandbox: !!opts.sandbox,
+            listen,
+            verbose: !!ctx.globals.verbose,
+            readOnly: !!ctx.globals.readOnly,
+            trace: ctx.globals.trace ?? (ctx.io.env.PDESK_TRACE || undefined),
+          });
         } catch (e) {
           ctx.keepAlive = false;
           throw e;

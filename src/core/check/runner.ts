@@ -7,7 +7,7 @@
  * even a faulty check cannot change a server. Every exchange is attached to the check it belongs to, redacted
  * by the client (`observe`).
  */
-import { type Exchange, PdeskClient } from '../client.js';
+import { type ClientOptions, type Exchange, PdeskClient } from '../client.js';
 import { ContractError, HttpError, NetworkError, PdeskError, statusLine } from '../errors.js';
 import type { Transport } from '../transport.js';
 import type { Profile } from '../../profiles/schema.js';
@@ -37,6 +37,10 @@ export interface SuiteOptions {
   onResult?: (result: CheckResult) => void;
   /** Share a transport (its pools are not closed by the run); default a new one, closed at the end. */
   transport?: Transport;
+  /** Record the run's writes in the audit trail of this config folder (ClientOptions.audit). */
+  audit?: ClientOptions['audit'];
+  /** Also called with every exchange (a `--trace` file). */
+  observe?: ClientOptions['observe'];
   /** --verbose lines. */
   log?: (line: string) => void;
   /** "Now" for the dates searched (tests). */
@@ -66,8 +70,13 @@ export async function runSuite(o: SuiteOptions): Promise<CheckReport> {
     transport: o.transport,
     log: o.log,
     readOnly: !write,
+    readOnlyWhy: write ? undefined : 'pdesk check without --write',
     env: o.env,
-    observe: (e) => holder.run?.observe(e),
+    audit: o.audit,
+    observe: (e) => {
+      holder.run?.observe(e);
+      o.observe?.(e);
+    },
   });
   const run = new Run({
     profile: o.profile,

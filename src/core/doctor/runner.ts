@@ -31,6 +31,8 @@ export interface DoctorOptions {
   transport?: Transport;
   /** Where the variables the profile names are read (the process's by default). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Also called with every exchange (a `--trace` file). */
+  observe?: (e: Exchange) => void;
 }
 
 /** A step's outcome: messages (an `error` makes it fail), or `omit`/`skip` with the reason. */
@@ -94,7 +96,16 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       messages: secretMessages(p, o.env),
     }));
     const exchanges: Exchange[] = [];
-    const client = new PdeskClient(p, { transport: o.transport, readOnly: true, env: o.env, observe: (e) => exchanges.push(e) });
+    const client = new PdeskClient(p, {
+      transport: o.transport,
+      readOnly: true,
+      readOnlyWhy: 'pdesk doctor',
+      env: o.env,
+      observe: (e) => {
+        exchanges.push(e);
+        o.observe?.(e);
+      },
+    });
     try {
       for (const party of ['practice', 'portal'] as const) await partySteps(p, party, client, exchanges, step, o.signal);
     } finally {

@@ -95,11 +95,17 @@ function ConfirmStep({
 
 export function AppointmentsScreen({ width, height }: ScreenProps) {
   const s = useAppointments();
+  const desk = useDesk();
   const k = s.stack.top.kind;
   useStepBack(s.stack);
   useKeys(
     [
-      { keys: ['c'], label: 'cancel appt', help: 'cancel the selected appointment (A7), after a confirmation', run: s.startCancel },
+      {
+        keys: ['c'],
+        label: 'cancel appt',
+        help: 'cancel the selected appointment (A7), after a confirmation',
+        run: desk.guard('A7', 'cancelling an appointment', s.startCancel),
+      },
       { keys: ['r'], label: 'refresh', help: 'reload the appointments (A5)', run: s.load },
     ],
     { active: k === 'list' || k === 'detail' },

@@ -35,11 +35,17 @@ const row = (s: SentNotification, width: number) =>
 
 /** The form (active while it is the top step) above the session's sent list (active on its own). */
 function ListStep({ s, width, height, active, editing }: StepProps & { editing: boolean }) {
-  const { profile } = useDesk();
+  const desk = useDesk();
+  const { profile } = desk;
   useKeys(
     [
-      { keys: ['n', 'e'], label: 'write', help: 'write a notification (the form keeps what was typed before)', run: s.write },
-      { keys: ['N'], help: 'write a new notification from an empty form', run: s.writeNew },
+      {
+        keys: ['n', 'e'],
+        label: 'write',
+        help: 'write a notification (the form keeps what was typed before)',
+        run: desk.guard('C5', 'a notification', s.write),
+      },
+      { keys: ['N'], help: 'write a new notification from an empty form', run: desk.guard('C5', 'a notification', s.writeNew) },
     ],
     { active },
   );

@@ -45,12 +45,17 @@ export function ThreadsStep({ c, width, height, active }: StepProps) {
   const closed = c.isClosed(c.selected?.thread);
   useKeys(
     [
-      { keys: ['n'], label: 'new message', help: 'write a message in any thread, a new one too (C1 or C3)', run: c.openNew },
+      {
+        keys: ['n'],
+        label: 'new message',
+        help: 'write a message in any thread, a new one too (C1 or C3)',
+        run: desk.guard('C1', 'a new message', c.openNew),
+      },
       {
         keys: ['x'],
         label: closed ? undefined : 'close chat',
         help: 'close the selected chat (C4), after a confirmation',
-        run: c.closeSelected,
+        run: desk.guard('C4', 'closing a chat', c.closeSelected),
       },
     ],
     { active },
@@ -102,6 +107,7 @@ const COMPOSE_LINES = 7;
 
 /** A thread: its messages, the selected one's detail, and the reply form when that is on top. */
 export function ThreadStep({ c, thread, width, height, active, composing }: StepProps & { thread: string; composing: boolean }) {
+  const desk = useDesk();
   const { summary, plan } = c;
   const closed = summary?.status === 'closed';
   useKeys(
@@ -110,11 +116,21 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
         keys: ['c'],
         label: closed ? undefined : plan ? `reply ${plan.op}` : 'reply',
         help: 'answer the last incoming message (C1 after a C3, C3 after a C1), after a review',
-        run: c.openCompose,
+        run: desk.guard(plan?.op ?? 'C1', 'a reply', c.openCompose),
       },
-      { keys: ['m'], label: 'mark read', help: 'mark the selected received message read (C2)', run: c.markSelected },
-      { keys: ['x'], label: closed ? undefined : 'close', help: 'close this chat (C4), after a confirmation', run: c.closeShown },
-      { keys: ['n'], help: 'write a message with every field (C1 or C3)', run: c.openNew },
+      {
+        keys: ['m'],
+        label: 'mark read',
+        help: 'mark the selected received message read (C2)',
+        run: desk.guard('C2', 'marking a message read', c.markSelected),
+      },
+      {
+        keys: ['x'],
+        label: closed ? undefined : 'close',
+        help: 'close this chat (C4), after a confirmation',
+        run: desk.guard('C4', 'closing a chat', c.closeShown),
+      },
+      { keys: ['n'], help: 'write a message with every field (C1 or C3)', run: desk.guard('C1', 'a new message', c.openNew) },
     ],
     { active },
   );

@@ -22,11 +22,17 @@ export interface StepProps {
 }
 
 export function ListStep({ m, width, height, active }: StepProps) {
-  const { profile } = useDesk();
+  const desk = useDesk();
+  const { profile } = desk;
   const layout = useMemo(() => medLayout(width - 2), [width]);
   useKeys(
     [
-      { keys: ['o'], label: 'reorder', help: 'reorder the selected request: M2, form, confirmation, M3', run: m.reorder },
+      {
+        keys: ['o'],
+        label: 'reorder',
+        help: 'reorder the selected request: M2, form, confirmation, M3',
+        run: desk.guard('M3', 'a reorder', m.reorder),
+      },
       { keys: ['r'], label: 'reload', help: 'reload the list (M1)', run: m.load },
     ],
     { active },
@@ -50,9 +56,10 @@ export function ListStep({ m, width, height, active }: StepProps) {
 }
 
 export function DetailStep({ m, target, width, height, active }: StepProps & { target: Target }) {
+  const desk = useDesk();
   useKeys(
     [
-      { keys: ['o'], label: 'reorder', help: 'reorder this request', run: m.reorder },
+      { keys: ['o'], label: 'reorder', help: 'reorder this request', run: desk.guard('M3', 'a reorder', m.reorder) },
       { keys: ['r'], label: 'reload', help: 'read it again (M2)', run: m.reread },
     ],
     { active },

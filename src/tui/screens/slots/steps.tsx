@@ -115,9 +115,12 @@ export function RangeStep({ s, width, height, active }: StepProps) {
 }
 
 export function SlotsStep({ s, width, height, active }: StepProps) {
+  const desk = useDesk();
   useKeys([{ keys: ['d'], label: 'dates', help: 'change the date range', run: s.changeDates }], { active });
   const now = s.now();
-  return <SlotList slots={s.slots} width={width} height={height} onOpen={s.openSlot} active={active} past={(x) => slotIsPast(x, now)} />;
+  // Enter on a slot opens the booking form: under read-only it says why instead.
+  const open = (slot: Parameters<typeof s.openSlot>[0]) => desk.guard('A6', 'booking a slot', () => s.openSlot(slot))();
+  return <SlotList slots={s.slots} width={width} height={height} onOpen={open} active={active} past={(x) => slotIsPast(x, now)} />;
 }
 
 export function BookStep({ s, slot, width, height, active }: StepProps & { slot: Slot }) {
