@@ -22,7 +22,14 @@ export async function writeStore(dir: string, name: string, o: { open: number; r
     });
     records.push(messageRecord('C3', 'received', m));
     if (i < (o.read ?? 0))
-      records.push(readRecord('sent', m.id, [{ op: 'add', path: '/recipient/0/extension', value: { url: 'x', valueDateTime: '2026-01-01T10:00:00' } }], `enc-${i}`));
+      records.push(
+        readRecord(
+          'sent',
+          m.id,
+          [{ op: 'add', path: '/recipient/0/extension', value: { url: 'x', valueDateTime: '2026-01-01T10:00:00' } }],
+          `enc-${i}`,
+        ),
+      );
   }
   records.push(closeRecord('received', 'enc-closed', buildEncounterClose(profile, 'enc-closed')));
   await store.append(records);
@@ -32,7 +39,14 @@ export async function writeStore(dir: string, name: string, o: { open: number; r
 /** A bulk-send journal of `name` with rows in these states (`sending` with no later record is uncertain). */
 export function writeJournal(dir: string, name: string, states: string[], file = 'people.csv-1'): string {
   mkdirSync(join(dir, 'journals', name), { recursive: true });
-  const header = { journal: 'pdesk-notifications', version: 1, template: 't1', emailColumn: 'email', csv: '/tmp/x.csv', created: '2026-01-01T00:00:00Z' };
+  const header = {
+    journal: 'pdesk-notifications',
+    version: 1,
+    template: 't1',
+    emailColumn: 'email',
+    csv: '/tmp/x.csv',
+    created: '2026-01-01T00:00:00Z',
+  };
   const rows = states.map((state, i) =>
     JSON.stringify({ row: i + 1, hash: '0123456789abcdef', state, ...(state === 'ok' ? { status: 201 } : {}) }),
   );

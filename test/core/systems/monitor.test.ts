@@ -26,7 +26,12 @@ describe('SystemsMonitor', () => {
       ]);
       await m.refresh();
       const [alpha, beta, broken] = m.statuses();
-      expect(alpha).toMatchObject({ name: 'alpha', probing: false, practice: { state: 'ok' }, portal: { state: 'reachable', status: 404 } });
+      expect(alpha).toMatchObject({
+        name: 'alpha',
+        probing: false,
+        practice: { state: 'ok' },
+        portal: { state: 'reachable', status: 404 },
+      });
       expect(alpha!.counts).toMatchObject({ unread: 0, open: 0, uncertain: 0 });
       expect(alpha!.lastError).toBeUndefined();
       expect(beta).toMatchObject({ counts: { unread: 2, open: 2, threads: 3, uncertain: 1 } });

@@ -61,7 +61,9 @@ describe('probeParty', () => {
 
     const stub = await stubServer((_req, res) => {
       res.writeHead(500, { 'content-type': 'application/fhir+json' });
-      res.end(JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception', diagnostics: 'db down' }] }));
+      res.end(
+        JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception', diagnostics: 'db down' }] }),
+      );
     });
     const broken = closeAfterEach(probeClient(Profile.parse(sandboxProfile(stub.url))));
     const err = await probeParty(broken, 'practice');
