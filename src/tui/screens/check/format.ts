@@ -14,7 +14,7 @@ const RESULT: Record<CheckResult['result'], Seg> = {
   omit: { text: '– omit', dim: true },
 };
 
-export const CHECK_WIDTHS = [18, 8, 7, 0];
+export const CHECK_WIDTHS = [18, 9, 7, 0];
 export const CHECK_HEADER = ['CHECK', 'RESULT', 'TIME', 'WHAT / FIRST MESSAGE'];
 
 export function checkRow(r: CheckRow, width: number): Seg[] {
