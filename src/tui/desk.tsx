@@ -51,8 +51,11 @@ export interface Desk {
   /** Show an error in the status line: a PdeskError as message + detail lines (joined), or a plain sentence. */
   error(e: unknown): void;
   clearStatus(): void;
-  /** `:profile <name>`: switch to a saved profile (the screens restart on it). */
-  switchProfile(name: string): Promise<void>;
+  /**
+   * `:profile <name>`, Enter on Systems: switch to a saved profile (the screens restart on it), or to the
+   * profile given (one that is not saved: the `--sandbox` session's own).
+   */
+  switchProfile(name: string, profile?: Profile): Promise<void>;
   /** The push receiver running in-process (`--listen`, `--sandbox`), if any. */
   receiver?: { url: string };
   /** The embedded sandbox (`--sandbox`), if any. */
@@ -219,7 +222,7 @@ export function DeskProvider(p: DeskProviderProps) {
   const factories = useRef({ load: p.loadProfile, make: makeClient });
   factories.current = { load: p.loadProfile, make: makeClient };
   const switchProfile = useCallback(
-    async (name: string) => {
+    async (name: string, given?: Profile) => {
       try {
         const load =
           factories.current.load ??
@@ -227,7 +230,7 @@ export function DeskProvider(p: DeskProviderProps) {
             const { loadProfile } = await import('../profiles/store.js');
             return loadProfile(n);
           });
-        const next = await load(name);
+        const next = given ?? (await load(name));
         abort();
         setProfile(next);
         setClient(factories.current.make(next));

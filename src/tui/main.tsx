@@ -92,6 +92,15 @@ export async function startEmbeddedSandbox(listen: number | true = 0): Promise<S
   }
 }
 
+/** More than one saved profile: pdesk opens on the Systems screen (every profile at a glance). */
+async function savedProfileCount(): Promise<number> {
+  try {
+    return (await import('../profiles/store.js')).listProfiles().length;
+  } catch {
+    return 0;
+  }
+}
+
 async function selectProfile(name: string | undefined): Promise<Profile | undefined> {
   const { listProfiles, loadProfile } = await import('../profiles/store.js');
   try {
@@ -110,6 +119,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
   let profile: Profile | undefined;
   let configDir: string | undefined;
   let receiver: { url: string } | undefined;
+  let initialScreen: 'systems' | undefined;
   try {
     if (o.sandbox) {
       started = await startEmbeddedSandbox(o.listen ?? 0);
@@ -119,6 +129,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
       receiver = started.receiver;
     } else {
       profile = await selectProfile(o.profileName);
+      if (profile && (await savedProfileCount()) > 1) initialScreen = 'systems';
       try {
         configDir = (await import('../profiles/store.js')).configDir();
       } catch {
@@ -223,6 +234,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
       sandbox={started?.sandbox}
       receiver={receiver}
       configDir={configDir}
+      initialScreen={initialScreen}
       startSandbox={async () => {
         const s = await startEmbeddedSandbox(o.listen ?? 0);
         closables.push(s.server);

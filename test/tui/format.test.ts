@@ -32,4 +32,31 @@ describe('format', () => {
   it('jsonLines pretty-prints and sanitises every line', () => {
     expect(jsonLines({ a: 1, b: 'x' })).toEqual(['{', '  "a": 1,', '  "b": "x"', '}']);
   });
+
+  it('segments are cut across cells with …, padded on request, and laid out as columns', () => {
+    const segs = [{ text: 'abc', color: 'red' }, { text: 'def' }];
+    expect(format.sliceSegs(segs, 0, 4)).toEqual([{ text: 'abc', color: 'red' }, { text: '…' }]);
+    expect(format.segText(format.sliceSegs(segs, 2, 3))).toBe('cd…');
+    expect(format.segText(format.sliceSegs(segs, 0, 8, true))).toBe('abcdef  ');
+    expect(format.sliceSegs(segs, 1, 2)[0]).toEqual({ text: 'b', color: 'red' });
+    const row = format.segColumns([{ text: 'id-1' }, { text: 'production', color: 'red' }, { text: 'the rest of it' }], [6, 4, 0], 20);
+    expect(format.segText(row)).toBe('id-1    pro…  the r…');
+    expect(row.find((s) => s.color === 'red')?.text).toBe('pro…');
+  });
+
+  it('an id column takes the longest id while the others keep their minimum; then it gives way', () => {
+    const ids = ['appt-1', '6f1c2a7e-0b7d-4d8e-9a51-7f3c2b1e9d40'];
+    expect(format.idWidth(ids, 10, 100, 50)).toBe(36);
+    expect(format.idWidth(ids, 10, 70, 50)).toBe(20);
+    expect(format.idWidth(['a'], 10, 100, 50)).toBe(10);
+    expect(format.idWidth(ids, 10, 40, 50)).toBe(10);
+  });
+
+  it('clockTime is the local time of a refresh, and nothing for no time', () => {
+    const d = new Date(2026, 2, 1, 9, 5, 7);
+    expect(format.clockTime(d)).toBe('09:05:07');
+    expect(format.clockTime(d.toISOString())).toBe('09:05:07');
+    expect(format.clockTime(undefined)).toBe('');
+    expect(format.clockTime('not a date')).toBe('');
+  });
 });

@@ -70,6 +70,8 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
       size={o.size ?? { columns: 100, rows: 30 }}
       initialScreen={o.screen}
       onQuit={() => state.quitCalls++}
+      // The Systems screen lists the desk's own profile only, unless a test gives the saved ones.
+      listProfiles={async () => []}
       loadProfile={async (name) => {
         if (name === 'other') return Profile.parse(sandboxProfile(sandbox.url, { name: 'other' }));
         const { ConfigError } = await import('../../src/core/errors.js');

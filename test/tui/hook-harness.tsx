@@ -14,6 +14,7 @@ import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { DeskProvider, type DeskStatus, useDeskStatus } from '../../src/tui/desk.js';
 import { KeyFeedSync, KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
+import { type TuiOptions, TuiOptionsContext } from '../../src/tui/options.js';
 
 /**
  * An answer: a body (status 200, or 201 for a write), or a function of the call returning one (or a
@@ -60,6 +61,8 @@ export interface HookOptions {
   profile?: Profile;
   answers?: Partial<Record<OpId, Answer>>;
   configDir?: string;
+  /** The TUI's settings (the saved profiles for the Systems screen, probe deadlines). */
+  options?: TuiOptions;
 }
 
 export interface RenderedHook<T> {
@@ -88,7 +91,9 @@ function Probe({ useHook, box }: ProbeProps) {
   return null;
 }
 
-function HookHost(p: ProbeProps & { profile: Profile; client: PdeskClient; configDir?: string; children?: React.ReactNode }) {
+function HookHost(
+  p: ProbeProps & { profile: Profile; client: PdeskClient; configDir?: string; options?: TuiOptions; children?: React.ReactNode },
+) {
   const { router, version } = useKeyRouterState(() => undefined);
   // Keys typed into the fake terminal reach the router, as in the App.
   const feed = useKeyFeed(router);
@@ -96,14 +101,16 @@ function HookHost(p: ProbeProps & { profile: Profile; client: PdeskClient; confi
   return (
     <KeyRouterProvider router={router} version={version}>
       <KeyFeedSync feed={feed} />
-      <DeskProvider profile={p.profile} makeClient={() => p.client} configDir={p.configDir}>
-        {() => (
-          <>
-            <Probe useHook={p.useHook} box={p.box} />
-            {p.children}
-          </>
-        )}
-      </DeskProvider>
+      <TuiOptionsContext.Provider value={p.options ?? {}}>
+        <DeskProvider profile={p.profile} makeClient={() => p.client} configDir={p.configDir}>
+          {() => (
+            <>
+              <Probe useHook={p.useHook} box={p.box} />
+              {p.children}
+            </>
+          )}
+        </DeskProvider>
+      </TuiOptionsContext.Provider>
     </KeyRouterProvider>
   );
 }
@@ -150,7 +157,9 @@ export function renderHook<T>(useHook: () => T, o: HookOptions = {}): RenderedHo
   const profile = o.profile ?? testProfile();
   const fake = fakeClient(profile, o.answers ?? {});
   const box: { current?: unknown; status?: DeskStatus } = {};
-  const r = render(<HookHost useHook={useHook} box={box} profile={profile} client={fake.client} configDir={o.configDir} />);
+  const r = render(
+    <HookHost useHook={useHook} box={box} profile={profile} client={fake.client} configDir={o.configDir} options={o.options} />,
+  );
   const until = (assert: () => void, timeout = 3000) => vi.waitFor(assert, { timeout, interval: 5 }).then(() => undefined);
   return {
     get current() {

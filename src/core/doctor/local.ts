@@ -3,23 +3,10 @@
  * and the bulk-send journals (rows whose outcome is uncertain, waiting for a decision; failed rows a rerun sends
  * again). Read only: nothing is repaired, locked or written.
  */
-import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
-import { join } from 'node:path';
-import { isUncertain, type JournalHeader, loadJournal, RowState } from '../bulk/journal.js';
+import { existsSync } from 'node:fs';
+import { journalFiles, journalsFolder, summarizeJournal } from '../bulk/journals.js';
 import type { CheckMessage } from '../check/model.js';
 import { openThreadStore } from '../threads/store.js';
-
-/** The header line of a journal (the file may hold 100,000 rows: only its start is read). */
-function firstLine(path: string): string {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(8192);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8').split('\n', 1)[0]!;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 export async function threadStoreMessages(dir: string, profile: string): Promise<{ ok: boolean; messages: CheckMessage[] }> {
   const store = openThreadStore(dir, profile);
@@ -45,49 +32,33 @@ export async function threadStoreMessages(dir: string, profile: string): Promise
 }
 
 export async function journalMessages(dir: string, profile: string): Promise<{ ok: boolean; messages: CheckMessage[] }> {
-  const folder = join(dir, 'journals', profile);
   let files: string[];
   try {
-    files = readdirSync(folder).filter((f) => f.endsWith('.journal.ndjson'));
+    files = journalFiles(dir, profile);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, messages: [{ type: 'info', text: 'no bulk-send journals.' }] };
-    return { ok: false, messages: [{ type: 'error', text: `${folder} cannot be read (${(e as NodeJS.ErrnoException).code}).` }] };
+    return {
+      ok: false,
+      messages: [{ type: 'error', text: `${journalsFolder(dir, profile)} cannot be read (${(e as NodeJS.ErrnoException).code}).` }],
+    };
   }
   if (!files.length) return { ok: true, messages: [{ type: 'info', text: 'no bulk-send journals.' }] };
   const messages: CheckMessage[] = [];
   let ok = true;
-  for (const f of files.sort()) {
-    const path = join(folder, f);
-    try {
-      const header = JSON.parse(firstLine(path)) as JournalHeader;
-      const warnings: string[] = [];
-      const { rows } = await loadJournal({
-        path,
-        templateHash: header.template,
-        emailColumn: header.emailColumn,
-        csvPath: header.csv,
-        warn: (w) => warnings.push(w),
-        readOnly: true,
-      });
-      let uncertain = 0;
-      let failed = 0;
-      for (let row = 1; row <= rows.maxRow; row++) {
-        const s = rows.state(row);
-        if (isUncertain(s)) uncertain++;
-        else if (s === RowState.failed) failed++;
-      }
-      if (uncertain)
-        messages.push({
-          type: 'warning',
-          text: `${path}: ${uncertain} rows may have been sent without an answer recorded; check them with the portal, then rerun the send (with --resend-uncertain to send them again).`,
-        });
-      if (failed) messages.push({ type: 'info', text: `${path}: ${failed} rows failed; a rerun of the send tries them again.` });
-      if (!uncertain && !failed) messages.push({ type: 'info', text: `${path}: ${rows.count} rows, nothing waiting.` });
-      for (const w of warnings) messages.push({ type: 'warning', text: w });
-    } catch (e) {
+  for (const path of files) {
+    const j = await summarizeJournal(path);
+    if (j.error) {
       ok = false;
-      messages.push({ type: 'error', text: `${path} cannot be read as a journal: ${(e as Error).message}` });
+      messages.push({ type: 'error', text: `${path} cannot be read as a journal: ${j.error}` });
+      continue;
     }
+    if (j.uncertain)
+      messages.push({
+        type: 'warning',
+        text: `${path}: ${j.uncertain} rows may have been sent without an answer recorded; check them with the portal, then rerun the send (with --resend-uncertain to send them again).`,
+      });
+    if (j.failed) messages.push({ type: 'info', text: `${path}: ${j.failed} rows failed; a rerun of the send tries them again.` });
+    if (!j.uncertain && !j.failed) messages.push({ type: 'info', text: `${path}: ${j.rows} rows, nothing waiting.` });
+    for (const w of j.warnings) messages.push({ type: 'warning', text: w });
   }
   return { ok, messages };
 }

@@ -35,6 +35,7 @@ export function useAppointments() {
   const desk = useDesk();
   const stack = useStepStack<AppointmentStep>({ kind: 'list' });
   const [items, setItems] = useState<Appointment[] | undefined>();
+  const [loadedAt, setLoadedAt] = useState<Date | undefined>();
   const [selected, setSelected, selectedRef] = useRefState<Appointment | undefined>(undefined);
   /** The appointment the form was last filled for: its text is kept when the same one is cancelled again. */
   const [formFor, setFormFor] = useState<string | undefined>();
@@ -44,7 +45,10 @@ export function useAppointments() {
     const r = await desk.run('Loading appointments (A5)', (signal) => searchAppointments(desk.client, [], { signal, limit: LIST_LIMIT }), {
       okText: (v) => `${v.length} appointment${v.length === 1 ? '' : 's'}.`,
     });
-    if (r.ok) setItems(r.value);
+    if (r.ok) {
+      setItems(r.value);
+      setLoadedAt(new Date());
+    }
   }, [desk]);
 
   // Loaded when the screen opens, and again if the desk's client changes; later loads are asked for with r.
@@ -104,6 +108,8 @@ export function useAppointments() {
   return {
     stack,
     items,
+    /** When the list was last read. */
+    loadedAt,
     selected,
     form,
     select: setSelected,

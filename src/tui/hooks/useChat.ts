@@ -13,6 +13,7 @@ import type { ChatOp, ThreadMessage, ThreadSummary } from '../../core/threads/in
 import type { FormValues } from '../components/Form.js';
 import { useDesk } from '../desk.js';
 import { clean } from '../format.js';
+import { useJump } from '../inspect/context.js';
 import { useRefState } from '../keys.js';
 import { buildReply, replyPlan } from '../screens/chat/reply.js';
 import { useStepStack } from '../steps.js';
@@ -73,6 +74,14 @@ export function useChat() {
   /** The selected message as the view has it now (its read state changes under it). */
   const current = selMsg ? (messages.find((m) => m.id === selMsg.id) ?? selMsg) : undefined;
   const isClosed = (thread: string | undefined) => !!thread && !!store?.view.isClosed(thread);
+
+  // An X-ray element (a patient's thread) opens here.
+  useJump('chat', (j) => {
+    if (j.screen !== 'chat') return;
+    setSelMsg(undefined);
+    stack.reset();
+    stack.push({ kind: 'thread', thread: j.thread });
+  });
 
   const openThread = (t: ThreadSummary) => {
     if (t.thread !== openId) setSelMsg(undefined);
@@ -190,6 +199,8 @@ export function useChat() {
     forms: { compose, fresh },
     isClosed,
     selectThread: setSelThread,
+    /** The resources of a thread's messages (the raw view of a thread). */
+    messagesOf: (thread: string) => (snapshot?.view.messages(thread) ?? []).map((m) => m.resource),
     selectMessage: setSelMsg,
     openThread,
     openCompose,

@@ -20,6 +20,7 @@ import type { MedicationRequest, MedicationRequestCreate, MedicationRow, Organiz
 import type { FormValues } from '../components/Form.js';
 import { useDesk } from '../desk.js';
 import { clean } from '../format.js';
+import { useJump } from '../inspect/context.js';
 import { useRefState } from '../keys.js';
 import { idOf, quantityText } from '../screens/meds/format.js';
 import { useStepStack } from '../steps.js';
@@ -84,6 +85,7 @@ export function useMedReorder() {
   const desk = useDesk();
   const stack = useStepStack<MedStep>({ kind: 'list' });
   const [rows, setRows] = useState<MedicationRow[] | undefined>();
+  const [loadedAt, setLoadedAt] = useState<Date | undefined>();
   const [loadFailed, setLoadFailed] = useState(false);
   const [, setSelected, selected] = useRefState<MedicationRow | undefined>(undefined);
   /** The request the form was last filled for: its values are kept when the same one is reordered again. */
@@ -101,8 +103,10 @@ export function useMedReorder() {
         quiet ? {} : { okText: (v) => `${v.length} medication request${v.length === 1 ? '' : 's'}.` },
       );
       setLoadFailed(!r.ok);
-      if (r.ok) setRows(r.value);
-      else setRows((old) => old ?? []);
+      if (r.ok) {
+        setRows(r.value);
+        setLoadedAt(new Date());
+      } else setRows((old) => old ?? []);
       return r.ok;
     },
     [desk],
@@ -126,6 +130,16 @@ export function useMedReorder() {
     const r = await read(row.medicationRequest.id);
     if (r) stack.push({ kind: 'detail', target: { r, org: row.organization ?? orgOf(r) } });
   };
+
+  // An X-ray element (an order based on a request) opens here, read again with M2.
+  useJump('meds', (j) => {
+    if (j.screen !== 'meds') return;
+    stack.reset();
+    void (async () => {
+      const r = await read(j.request);
+      if (r) stack.push({ kind: 'detail', target: { r, org: orgOf(r) } });
+    })();
+  });
 
   /** `r` on the details: read the request again. */
   const reread = async () => {
@@ -247,6 +261,8 @@ export function useMedReorder() {
   return {
     stack,
     rows,
+    /** When M1 was last read. */
+    loadedAt,
     loadFailed,
     form,
     select: setSelected,

@@ -92,6 +92,8 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
   const [choice, setChoice] = useState<Choice | undefined>();
   const [days, setDays] = useState<{ from: string; to: string } | undefined>();
   const [slots, setSlots] = useState<Slot[]>([]);
+  /** When each list step was last read from the server. */
+  const [loadedAt, setLoadedAt] = useState<{ categories?: Date; category?: Date; slots?: Date }>({});
   const other = useForm(OTHER_FIELDS, { category: '' });
   const range = useForm(RANGE_FIELDS, { from: 'today', to: '+6d' });
   const booking = useForm(BOOKING_FIELDS, { patient: '', comment: '', status: 'booked' });
@@ -108,6 +110,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
             if (!seen.has(categoryToken(cat))) seen.set(categoryToken(cat), cat);
           }
     setCategories([...seen.values()]);
+    if (r.ok) setLoadedAt((l) => ({ ...l, categories: new Date() }));
   }, [desk]);
 
   // Loaded when the screen opens, and again if the desk's client changes; later loads are asked for with r.
@@ -130,6 +133,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     setTypes(t);
     setRoles(pr);
     setSchedules(sc);
+    setLoadedAt((l) => ({ ...l, category: new Date() }));
     return true;
   };
 
@@ -168,6 +172,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     if (!r.ok) return false;
     setDays({ from, to });
     setSlots(r.value);
+    setLoadedAt((l) => ({ ...l, slots: new Date() }));
     // From the range form: the form gives way to the list (back from the list goes to the schedules).
     if (navigate && !stack.popTo((s) => s.kind === 'slots')) stack.replace({ kind: 'slots' });
     return true;
@@ -279,6 +284,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     choice,
     days,
     slots,
+    loadedAt,
     forms: { other, range, booking },
     pickCategory: (c: Category) => void pickCategory(c),
     pickOther,

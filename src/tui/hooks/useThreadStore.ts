@@ -18,7 +18,7 @@ export interface ThreadsHandle {
    * The store's view as of its last change: a new object whenever the view changed (the view itself changes
    * in place), so a memo that reads `snapshot.view` depends on the snapshot. Undefined until first read.
    */
-  snapshot?: { view: ThreadView; version: number };
+  snapshot?: { view: ThreadView; version: number; at: Date };
   /** Set once the store was read the first time. */
   loaded: boolean;
   /** Why there is no store (no config folder, cannot create the folder). */
@@ -60,7 +60,7 @@ export function useThreadStore(): ThreadsHandle {
       const pushed = records?.filter((r) => r.via === 'received');
       setH((s) => ({
         ...s,
-        snapshot: { view: store.view, version: (s.snapshot?.version ?? 0) + 1 },
+        snapshot: { view: store.view, version: (s.snapshot?.version ?? 0) + 1, at: new Date() },
         loaded: true,
         warnings: store.warnings.length,
         ...(pushed?.length ? { lastPush: pushed[pushed.length - 1] } : {}),

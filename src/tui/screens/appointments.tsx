@@ -4,6 +4,7 @@
  * loaders: hooks/useAppointments.ts; the steps are drawn here, one small component each.
  */
 import { Box } from 'ink';
+import { useMemo } from 'react';
 import type { Appointment, AppointmentResponseCreate } from '../../core/schemas/appointment.js';
 import { Confirm } from '../components/Confirm.js';
 import { Form } from '../components/Form.js';
@@ -14,7 +15,15 @@ import { clean, jsonLines } from '../format.js';
 import { type Appointments, CANCEL_FIELDS, actorsOf, useAppointments } from '../hooks/useAppointments.js';
 import { useKeys } from '../keys.js';
 import { StepStackView, useStepBack } from '../steps.js';
-import { appointmentLine, detailLines, headerFor } from './appointments/format.js';
+import { useInspectKeys } from '../inspect/context.js';
+import {
+  APPOINTMENT_COLUMNS,
+  APPOINTMENT_SORT,
+  appointmentIdWidth,
+  appointmentLine,
+  detailLines,
+  headerFor,
+} from './appointments/format.js';
 import type { ScreenProps } from './types.js';
 
 export { appointmentLine } from './appointments/format.js';
@@ -26,28 +35,39 @@ interface StepProps {
   active: boolean;
 }
 
+/** `y`: an appointment as A5 answered it. */
+export const rawAppointment = (a: Appointment) => ({ title: `Appointment ${a.id} (A5)`, value: a, name: `appointment-${a.id}` });
+/** `X`: its slot, schedule, practitioner, patient, cancel responses, threads and notifications. */
+export const xrayAppointment = (a: Appointment) => ({ kind: 'appointment' as const, appointment: a });
+
 function ListStep({ s, width, height, active }: StepProps) {
   const { profile } = useDesk();
+  const idW = useMemo(() => appointmentIdWidth(s.items, width - 2), [s.items, width]);
   return (
     <ListView<Appointment>
       items={s.items ?? []}
       width={width}
       height={height}
       title={`Appointments (A5) — ${clean(profile.name)}`}
-      header={headerFor(width)}
-      render={(a, w) => appointmentLine(a, w)}
+      header={headerFor(width, idW)}
+      render={(a, w) => appointmentLine(a, w, idW)}
       itemKey={(a) => a.id}
       onSelect={s.select}
       onOpen={s.open}
       openLabel="details"
+      sort={{ columns: APPOINTMENT_COLUMNS, initial: APPOINTMENT_SORT }}
+      refreshedAt={s.loadedAt}
+      raw={rawAppointment}
+      xray={xrayAppointment}
       empty={s.items ? 'No appointments.' : 'Not loaded yet (r to load).'}
       active={active}
     />
   );
 }
 
-function DetailStep({ s, appointment, width, height }: StepProps & { appointment: Appointment }) {
+function DetailStep({ s, appointment, width, height, active }: StepProps & { appointment: Appointment }) {
   const a = s.latest(appointment);
+  useInspectKeys({ raw: () => rawAppointment(s.latest(appointment)), xray: () => xrayAppointment(s.latest(appointment)) }, { active });
   return <Pane title={clean(`Appointment ${a.id}`)} lines={detailLines(a)} width={width} height={height} color="cyan" />;
 }
 

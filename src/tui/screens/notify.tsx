@@ -9,6 +9,7 @@ import type { Notification } from '../../core/schemas/notification.js';
 import { Confirm } from '../components/Confirm.js';
 import { Form } from '../components/Form.js';
 import { ListView } from '../components/ListView.js';
+import type { SortColumn } from '../components/sort.js';
 import { ScrollText } from '../components/ScrollText.js';
 import { useDesk } from '../desk.js';
 import { clean, columns, fit, jsonLines } from '../format.js';
@@ -32,6 +33,13 @@ const widths = (width: number) => (width < 100 ? [8, 4, 24, 16, 0] : [8, 4, 30, 
 const time = (d: Date) => d.toTimeString().slice(0, 8);
 const row = (s: SentNotification, width: number) =>
   columns([time(s.at), String(s.status), clean(s.email), clean(s.topic), clean(s.text)], widths(width), width);
+
+const SENT_COLUMNS: readonly SortColumn<SentNotification>[] = [
+  { key: 't', name: 'time', value: (x) => x.n, desc: true },
+  { key: 'h', name: 'HTTP status', value: (x) => x.status },
+  { key: 'e', name: 'email', value: (x) => x.email },
+  { key: 'o', name: 'topic', value: (x) => x.topic },
+];
 
 /** The form (active while it is the top step) above the session's sent list (active on its own). */
 function ListStep({ s, width, height, active, editing }: StepProps & { editing: boolean }) {
@@ -75,6 +83,12 @@ function ListStep({ s, width, height, active, editing }: StepProps & { editing: 
         itemKey={(x) => String(x.n)}
         onOpen={s.show}
         openLabel="show"
+        sort={{ columns: SENT_COLUMNS }}
+        raw={(x) => ({
+          title: `notification ${x.n} as sent (C5) and the portal's answer`,
+          value: { sent: x.body, status: x.status, answer: x.answer },
+          name: `notification-${x.n}`,
+        })}
         active={active}
         empty="Nothing sent yet in this session. n: write a notification."
       />

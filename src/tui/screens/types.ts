@@ -2,7 +2,7 @@
  * The screen contract of the pdesk TUI. Read this before writing a screen.
  *
  * ## What a screen is
- * A `Screen` (below) is registered in `screens/index.ts`: an id, the digit key that opens it (`1`–`5`), the
+ * A `Screen` (below) is registered in `screens/index.ts`: an id, the digit key that opens it (`0`–`6`), the
  * palette command (`:slots`), a title and a React component getting `ScreenProps` ({width, height}). The
  * App draws the header (profile, environment — production in red —, appointment API version, connection),
  * the tab line, the status line and the key-hint line; the screen draws exactly `height` lines of at most
@@ -11,7 +11,15 @@
  * horizontal clipping makes Ink slice every line again on every frame (cut lines yourself with `fit`), and
  * prefer ASCII in long lists (Ink measures non-ASCII text character by character). A screen is mounted the first time
  * it is shown and stays mounted (hidden) while others are shown, so its state — a half-typed form — survives
- * switching screens. It restarts when the operator switches profile (`:profile <name>`).
+ * switching screens. It restarts when the operator switches profile (`:profile <name>`, Enter on Systems),
+ * unless it is about every profile (`acrossProfiles`: Systems).
+ *
+ * ## Lists: sort, refresh time, raw view, X-ray (components/ListView.tsx, inspect/)
+ * Give a list `sort={{columns, initial}}` (module-level columns, each with the letter `s` takes), `refreshedAt`
+ * (when its items were read), `raw={(row) => ({title, value, name})}` (`y`: the resource as received) and, for a
+ * case, `xray={(row) => subject}` (`X`, `:xray`). A step without a list offers the same with
+ * `useInspectKeys({raw, xray}, {active})`. A screen an X-ray element jumps to reads it with `useJump(screen, fn)`.
+ * Id columns get their full width first (`idWidth` in format.ts).
  *
  * ## Server calls: `useDesk()` (desk.tsx)
  * No HTTP code in src/tui: call the core API functions (src/core/api/*.ts) with `desk.client`, inside
@@ -28,13 +36,13 @@
  * ## Keys: `useKeys(bindings, {layer, capture, active})` (keys.tsx)
  * The App owns the only Ink `useInput` and routes each key to registered bindings, highest layer first:
  * `modal` (help, palette, Confirm) > `busy` (Esc abandons a running request) > `input` (forms, the list
- * filter) > `screen` (your keys, list movement) > `global` (1–5 : ? q Esc). A binding is
+ * filter) > `screen` (your keys, list movement) > `global` (0–6 : ? q Esc). A binding is
  * `{keys: ['c'], label: 'cancel', help: 'cancel the selected appointment', run}`: `keys` are characters or
  * names (`enter esc up down left right pgup pgdn home end tab shift-tab backspace space ctrl-x text`);
  * `label` puts it on the hint line; `help` (or label) lists it in the `?` overlay; `run` returning `false`
  * passes the key on. `capture: true` swallows every unbound key (text inputs), so typing `q` in a form does
  * not quit. Pass `active: false` to switch a registration off (hidden screens are switched off for you).
- * Do not bind in a screen the keys the list binds (↑↓ j k PgUp PgDn Home End g G / Enter).
+ * Do not bind in a screen the keys the list binds (↑↓ j k PgUp PgDn Home End g G / Enter s y X).
  *
  * Keys can arrive faster than Ink renders (it renders a state change in a later tick, and passive effects
  * run later still): a handler must not read state from its render closure when a previous key may have
@@ -77,7 +85,7 @@
  */
 import type { ComponentType } from 'react';
 
-export type ScreenId = 'slots' | 'appointments' | 'chat' | 'notify' | 'meds';
+export type ScreenId = 'systems' | 'slots' | 'appointments' | 'chat' | 'notify' | 'meds' | 'check';
 
 export interface ScreenProps {
   /** Columns the screen may use. */
@@ -89,11 +97,16 @@ export interface ScreenProps {
 export interface Screen {
   id: ScreenId;
   /** The digit key that opens it. */
-  key: '1' | '2' | '3' | '4' | '5';
+  key: '0' | '1' | '2' | '3' | '4' | '5' | '6';
   /** Tab title. */
   title: string;
   /** Palette command (`:slots`) and aliases. */
   command: string;
   aliases?: readonly string[];
   component: ComponentType<ScreenProps>;
+  /**
+   * About every profile, not the desk's current one (Systems): it is not restarted when the profile changes.
+   * Other screens restart on the new profile.
+   */
+  acrossProfiles?: boolean;
 }

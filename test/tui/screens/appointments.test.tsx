@@ -145,4 +145,29 @@ describe('Appointments screen', () => {
     f = await desk.waitFor('appt-1');
     expect(f).not.toContain('/proposed');
   });
+
+  it('sorted by start by default, s then a letter sorts by another column; a long id is never cut on a wide terminal', async () => {
+    desk = await openDesk({ screen: 'appointments', size: { columns: 100, rows: 24 } });
+    await desk.waitFor('3 appointments.');
+    const long = '6f1c2a7e-0b7d-4d8e-9a51-7f3c2b1e9d40';
+    const first = desk.sandbox.state.appointments.get('appt-1')!;
+    desk.sandbox.state.appointments.set(long, { ...first, id: long, start: '2020-01-01T08:00:00Z', end: '2020-01-01T08:30:00Z' });
+    await desk.press('r');
+    const f = await desk.waitFor('4 appointments.');
+    const ids = () =>
+      desk!
+        .frame()
+        .split('\n')
+        .filter((l) => /^[> ] \S/.test(l) && !l.includes('STATUS'))
+        .map((l) => l.slice(2).split(/\s+/)[0]);
+    expect(f).toMatch(/start ↑ · \d\d:\d\d:\d\d · 2\/4/); // the selection stays on appt-1
+    expect(ids()).toEqual([long, 'appt-1', 'appt-2', 'appt-3']);
+    expect(f).toContain(`  ${long}  booked`);
+    await desk.press('s', 's'); // by status; equal ones in the order A5 gave them
+    await desk.waitFor('status ↑');
+    expect(ids()).toEqual(['appt-1', long, 'appt-3', 'appt-2']);
+    await desk.press('s', 'i', 's', 'i'); // by id, then reversed
+    await desk.waitFor('id ↓');
+    expect(ids()).toEqual(['appt-3', 'appt-2', 'appt-1', long]);
+  });
 });

@@ -2,7 +2,8 @@
 import { localTimeText } from '../../../core/dates.js';
 import type { ThreadMessage, ThreadSummary } from '../../../core/threads/index.js';
 import { sanitize } from '../../../core/sanitize.js';
-import { clean, columns, wrap } from '../../format.js';
+import type { SortColumn } from '../../components/sort.js';
+import { clean, columns, idWidth, wrap } from '../../format.js';
 
 /** `03-01 10:15` in local time, or the text itself when it is not a date. */
 export function shortTime(iso: string | undefined): string {
@@ -18,7 +19,18 @@ export function midTime(iso: string | undefined, now = new Date()): string {
 export const THREAD_WIDTHS = [14, 6, 6, 4, 11, 0] as const;
 export const THREAD_HEADER = ['THREAD', 'STATE', 'UNREAD', 'MSGS', 'LAST', 'TEXT'] as const;
 
-export function threadRow(t: ThreadSummary, width: number): string {
+/** Thread column widths for these threads: the thread id in full when the row has room (the text gives way). */
+export function threadWidths(threads: readonly ThreadSummary[], width: number): number[] {
+  const idW = idWidth(
+    threads.map((t) => clean(t.thread)),
+    14,
+    width,
+    6 + 6 + 4 + 11 + 10 + 2 * 5,
+  );
+  return [idW, ...THREAD_WIDTHS.slice(1)];
+}
+
+export function threadRow(t: ThreadSummary, width: number, widths: readonly number[] = THREAD_WIDTHS): string {
   return columns(
     [
       clean(t.thread),
@@ -28,10 +40,25 @@ export function threadRow(t: ThreadSummary, width: number): string {
       shortTime(t.lastAt ?? t.closedAt),
       clean(t.lastText ?? (t.status === 'closed' ? '(closed)' : '')),
     ],
-    THREAD_WIDTHS,
+    widths,
     width,
   );
 }
+
+export const THREAD_COLUMNS: readonly SortColumn<ThreadSummary>[] = [
+  { key: 't', name: 'thread', value: (t) => t.thread },
+  { key: 's', name: 'state', value: (t) => t.status },
+  { key: 'u', name: 'unread', value: (t) => t.unread, desc: true },
+  { key: 'm', name: 'messages', value: (t) => t.messages, desc: true },
+  { key: 'l', name: 'last', value: (t) => t.lastAt ?? t.closedAt, desc: true },
+];
+
+export const MESSAGE_COLUMNS: readonly SortColumn<ThreadMessage>[] = [
+  { key: 't', name: 'time', value: (m) => m.sent ?? m.at },
+  { key: 'd', name: 'direction', value: (m) => `${m.via} ${m.op}` },
+  { key: 'f', name: 'from', value: (m) => m.senderDisplay ?? m.sender },
+  { key: 'r', name: 'read', value: (m) => (m.unread ? 0 : m.read ? 2 : 1) },
+];
 
 /** Column widths of a message row; the sender column narrows on small terminals. */
 export const messageWidths = (width: number) => [11, 6, width < 100 ? 21 : 24, 6, 0] as const;

@@ -3,6 +3,7 @@
  * call its actions. `active` is true for the top step only.
  */
 import { Box, Text } from 'ink';
+import { useMemo } from 'react';
 import { referenceLabel } from '../../../core/labels.js';
 import { sanitize } from '../../../core/sanitize.js';
 import type { ChatCommunication, EncounterClose } from '../../../core/schemas/chat.js';
@@ -15,16 +16,19 @@ import { useDesk } from '../../desk.js';
 import { clean, fit, jsonLines } from '../../format.js';
 import { COMPOSE_FIELDS, type Chat, NEW_FIELDS } from '../../hooks/useChat.js';
 import { useKeys } from '../../keys.js';
+import { useInspectKeys } from '../../inspect/context.js';
 import {
+  MESSAGE_COLUMNS,
   MESSAGE_HEADER,
+  THREAD_COLUMNS,
   THREAD_HEADER,
-  THREAD_WIDTHS,
   detailLines,
   headerLine,
   messageRow,
   messageWidths,
   shortTime,
   threadRow,
+  threadWidths,
 } from './format.js';
 import { partyLabel } from './reply.js';
 
@@ -36,6 +40,15 @@ export interface StepProps {
 }
 
 const refLabel = (r: { reference?: string; display?: string } | undefined) => referenceLabel(r) || '?';
+
+/** `X` on a thread: its encounter's state and its messages' read markers. */
+const xrayThread = (thread: string) => ({ kind: 'thread' as const, thread });
+/** `y` on a message: the Communication as sent or received. */
+const rawMessage = (m: ThreadMessage) => ({
+  title: `${m.op} ${m.via} message ${m.id} in ${m.thread}`,
+  value: m.resource,
+  name: `message-${m.id}`,
+});
 const lastLine = (r: StoreRecord | undefined) =>
   r ? `last push ${shortTime(r.at)}: ${describeRecord(r).split(' ').slice(1).join(' ')}` : '';
 
@@ -61,6 +74,7 @@ export function ThreadsStep({ c, width, height, active }: StepProps) {
     { active },
   );
   const unread = c.summaries.reduce((n, t) => n + t.unread, 0);
+  const widths = useMemo(() => threadWidths(c.summaries, width - 2), [c.summaries, width]);
   const info = [
     lastLine(threads.lastPush),
     threads.warnings ? `${threads.warnings} unreadable line(s) skipped` : '',
@@ -86,11 +100,19 @@ export function ThreadsStep({ c, width, height, active }: StepProps) {
         width={width}
         height={height - 2}
         title={`Chat threads${unread ? ` — ${unread} unread` : ''}`}
-        header={`  ${headerLine(THREAD_HEADER, THREAD_WIDTHS, width - 2)}`}
-        render={threadRow}
+        header={`  ${headerLine(THREAD_HEADER, widths, width - 2)}`}
+        render={(t, w) => threadRow(t, w, widths)}
         itemKey={(t) => t.thread}
         onSelect={c.selectThread}
         onOpen={c.openThread}
+        sort={{ columns: THREAD_COLUMNS }}
+        refreshedAt={threads.snapshot?.at}
+        raw={(t) => ({
+          title: `chat thread ${t.thread} (thread store)`,
+          value: { thread: t, messages: c.messagesOf(t.thread) },
+          name: `thread-${t.thread}`,
+        })}
+        xray={(t) => xrayThread(t.thread)}
         active={active}
         empty={
           threads.loaded
@@ -134,6 +156,7 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
     ],
     { active },
   );
+  useInspectKeys({ xray: () => xrayThread(thread) }, { active });
   const formH = composing ? COMPOSE_LINES : 0;
   // The detail takes what the selected message needs, up to half the screen; the list the rest.
   const detail = !composing && c.current ? detailLines(c.current, width) : [];
@@ -156,6 +179,9 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
         render={messageRow}
         itemKey={(m) => m.id}
         onSelect={c.selectMessage}
+        sort={{ columns: MESSAGE_COLUMNS }}
+        refreshedAt={c.threads.snapshot?.at}
+        raw={rawMessage}
         active={active}
         empty="No messages in this thread (only its close is recorded)."
       />

@@ -1,7 +1,8 @@
 /** Text of the Meds screen: list columns by width, a request's detail lines, a pharmacy line. Server text is cleaned. */
 import type { MedicationRequest, MedicationRow, Organization } from '../../../core/schemas/medication.js';
 import { periodText as periodLabel, quantityText as quantityLabel, referenceLabel } from '../../../core/labels.js';
-import { clean, columns } from '../../format.js';
+import type { SortColumn } from '../../components/sort.js';
+import { clean, columns, idWidth } from '../../format.js';
 
 /** `60 tablet`, cleaned for the screen ('' when absent). */
 export const quantityText = (r: MedicationRequest): string => clean(quantityLabel(r) ?? '');
@@ -38,15 +39,18 @@ interface Layout {
   values: (row: MedicationRow) => string[];
 }
 
-/** Columns that fit the width: the period only on wide terminals. */
-export function medLayout(width: number): Layout {
+/** Columns that fit the width: the period only on wide terminals; the id in full when the row has room. */
+export function medLayout(width: number, ids: readonly string[] = []): Layout {
+  const base = width >= 112 ? 6 + 28 + 8 + 24 + 12 + 10 + 2 * 6 : 6 + 14 + 7 + 12 + 8 + 2 * 5;
+  const idW = idWidth(ids, 6, width, base);
+  const extra = idW - 6;
   const med = (row: MedicationRow) =>
     clean(row.medicationRequest.medicationReference.display ?? row.medicationRequest.medicationReference.reference);
   const patient = (row: MedicationRow) => clean(row.medicationRequest.subject.reference.replace(/^Patient\//, ''));
   if (width >= 112)
     return {
       header: ['ID', 'STATUS', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY', 'PERIOD'],
-      widths: [6, 6, 28, 8, 24, 12, 0],
+      widths: [idW, 6, Math.max(16, 28 - extra), 8, 24, 12, 0],
       values: (r) => [
         clean(r.medicationRequest.id),
         clean(r.medicationRequest.status),
@@ -59,7 +63,7 @@ export function medLayout(width: number): Layout {
     };
   return {
     header: ['ID', 'STATUS', 'MEDICATION', 'PATIENT', 'PHARMACY', 'QUANTITY'],
-    widths: [6, 6, 23, 7, 17, 0],
+    widths: [idW, 6, Math.max(14, 23 - extra), 7, Math.max(12, 17 - Math.max(0, extra - 9)), 0],
     values: (r) => [
       clean(r.medicationRequest.id),
       clean(r.medicationRequest.status),
@@ -91,3 +95,16 @@ export function detailLines(r: MedicationRequest, org: Organization | undefined)
   ];
   return fields.filter(([, v]) => v).map(([k, v]) => `${k.padEnd(12)}  ${v}`);
 }
+
+export const MED_COLUMNS: readonly SortColumn<MedicationRow>[] = [
+  { key: 'i', name: 'id', value: (r) => r.medicationRequest.id },
+  { key: 's', name: 'status', value: (r) => r.medicationRequest.status },
+  {
+    key: 'm',
+    name: 'medication',
+    value: (r) => r.medicationRequest.medicationReference.display ?? r.medicationRequest.medicationReference.reference,
+  },
+  { key: 'p', name: 'patient', value: (r) => r.medicationRequest.subject.reference },
+  { key: 'h', name: 'pharmacy', value: (r) => pharmacyName(r) },
+  { key: 'a', name: 'authored', value: (r) => r.medicationRequest.authoredOn, desc: true },
+];

@@ -12,7 +12,15 @@ import { useDesk } from '../../desk.js';
 import { clean, columns, jsonLines } from '../../format.js';
 import { type MedReorder, type Order, REORDER_FIELDS, type Target, periodLength } from '../../hooks/useMedReorder.js';
 import { useKeys } from '../../keys.js';
-import { detailLines, identifierText, medLayout, periodText, pharmacyLine, quantityText, refText } from './format.js';
+import { useInspectKeys } from '../../inspect/context.js';
+import { MED_COLUMNS, detailLines, identifierText, medLayout, periodText, pharmacyLine, quantityText, refText } from './format.js';
+
+/** `y` on a row: the M1 entry (request and pharmacy) as listed. */
+const rawRow = (row: MedicationRow) => ({
+  title: `medication request ${row.medicationRequest.id} with its pharmacy (M1)`,
+  value: row,
+  name: `medication-${row.medicationRequest.id}`,
+});
 
 export interface StepProps {
   m: MedReorder;
@@ -24,7 +32,14 @@ export interface StepProps {
 export function ListStep({ m, width, height, active }: StepProps) {
   const desk = useDesk();
   const { profile } = desk;
-  const layout = useMemo(() => medLayout(width - 2), [width]);
+  const layout = useMemo(
+    () =>
+      medLayout(
+        width - 2,
+        (m.rows ?? []).map((r) => clean(r.medicationRequest.id)),
+      ),
+    [width, m.rows],
+  );
   useKeys(
     [
       {
@@ -49,6 +64,10 @@ export function ListStep({ m, width, height, active }: StepProps) {
       onSelect={m.select}
       onOpen={m.showDetail}
       openLabel="details"
+      sort={{ columns: MED_COLUMNS }}
+      refreshedAt={m.loadedAt}
+      raw={rawRow}
+      xray={(row) => ({ kind: 'medication', request: row.medicationRequest, rows: m.rows })}
       active={active}
       empty={m.loadFailed ? 'Not loaded (see the status line): r to try again.' : m.rows ? 'No medication requests.' : 'Loading…'}
     />
@@ -62,6 +81,13 @@ export function DetailStep({ m, target, width, height, active }: StepProps & { t
       { keys: ['o'], label: 'reorder', help: 'reorder this request', run: desk.guard('M3', 'a reorder', m.reorder) },
       { keys: ['r'], label: 'reload', help: 'read it again (M2)', run: m.reread },
     ],
+    { active },
+  );
+  useInspectKeys(
+    {
+      raw: () => ({ title: `medication request ${target.r.id} (M2)`, value: target.r, name: `medication-${target.r.id}` }),
+      xray: () => ({ kind: 'medication', request: target.r, rows: m.rows }),
+    },
     { active },
   );
   return (

@@ -3,6 +3,7 @@ import { slotPractitioner, utcParts } from '../../../core/api/appointments.js';
 import { referenceLabel } from '../../../core/labels.js';
 import type { Slot } from '../../../core/schemas/appointment.js';
 import { ListView } from '../../components/ListView.js';
+import type { SortColumn } from '../../components/sort.js';
 import { clean, fit } from '../../format.js';
 
 function weekday(day: string): string {
@@ -32,6 +33,8 @@ export interface SlotListProps {
   active?: boolean;
   /** Slots that have begun: drawn dim, with the status `past`. */
   past?: (slot: Slot) => boolean;
+  /** When the slots were read (A4). */
+  refreshedAt?: Date;
 }
 
 export function SlotList(p: SlotListProps) {
@@ -51,6 +54,9 @@ export function SlotList(p: SlotListProps) {
       onOpen={p.onOpen}
       openLabel="book"
       dim={past}
+      sort={SORT}
+      refreshedAt={p.refreshedAt}
+      raw={rawSlot}
       empty="No free slots in this range (d: change dates, Esc: back)."
       active={p.active}
     />
@@ -60,3 +66,12 @@ const plainLine = (s: Slot) => slotLine(s);
 const filterOf = (s: Slot) => `${slotDay(s)} ${slotLine(s)}`;
 const groupLine = (day: string, n: number) => `${weekday(day)} ${day} - ${n} slot${n === 1 ? '' : 's'}`;
 const slotKey = (s: Slot) => s.id;
+const rawSlot = (s: Slot) => ({ title: `Slot ${s.id} (A4)`, value: s, name: `slot-${s.id}` });
+/** Sorted within each day (the days keep their order). */
+const SLOT_COLUMNS: readonly SortColumn<Slot>[] = [
+  { key: 't', name: 'time', value: (s) => s.start },
+  { key: 'p', name: 'practitioner', value: (s) => slotPractitioner(s)?.display ?? slotPractitioner(s)?.reference },
+  { key: 's', name: 'status', value: (s) => s.status },
+  { key: 'i', name: 'id', value: (s) => s.id },
+];
+const SORT = { columns: SLOT_COLUMNS };

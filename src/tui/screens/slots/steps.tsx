@@ -41,6 +41,7 @@ export function CategoryStep({ s, width, height, active }: StepProps) {
       height={height}
       title="Service category"
       render={(c) => (c === OTHER ? clean(c.display) : catLabel(c))}
+      refreshedAt={s.loadedAt.categories}
       onOpen={(c) => (c === OTHER ? s.stack.push({ kind: 'other' }) : s.pickCategory(c))}
       openLabel="pick"
       empty={s.categories ? '' : 'Loading…'}
@@ -75,6 +76,10 @@ export function TypeStep({ s, width, height, active }: StepProps) {
       height={height}
       title={`Appointment type (A1) — ${clean(s.category?.code)}`}
       render={(t) => clean(t.code ? `${fit(t.code, 16, true)}  ${t.display ?? ''}` : t.display)}
+      refreshedAt={s.loadedAt.category}
+      raw={(t) =>
+        t.code ? { title: `appointment type ${t.code} (A1, as pdesk reads either shape)`, value: t, name: `type-${t.code}` } : undefined
+      }
       onOpen={(t) => s.pickType(t.code ? t : undefined)}
       openLabel="pick"
       active={active}
@@ -90,6 +95,10 @@ export function ScheduleStep({ s, width, height, active }: StepProps) {
       height={height}
       title="Practitioner and schedule (A2, A3)"
       render={(c) => c.label}
+      refreshedAt={s.loadedAt.category}
+      raw={(c) =>
+        c.schedule ? { title: `Schedule ${c.schedule.id} (A3)`, value: c.schedule, name: `schedule-${c.schedule.id}` } : undefined
+      }
       onOpen={s.pickChoice}
       openLabel="pick"
       active={active}
@@ -120,7 +129,17 @@ export function SlotsStep({ s, width, height, active }: StepProps) {
   const now = s.now();
   // Enter on a slot opens the booking form: under read-only it says why instead.
   const open = (slot: Parameters<typeof s.openSlot>[0]) => desk.guard('A6', 'booking a slot', () => s.openSlot(slot))();
-  return <SlotList slots={s.slots} width={width} height={height} onOpen={open} active={active} past={(x) => slotIsPast(x, now)} />;
+  return (
+    <SlotList
+      slots={s.slots}
+      width={width}
+      height={height}
+      onOpen={open}
+      active={active}
+      past={(x) => slotIsPast(x, now)}
+      refreshedAt={s.loadedAt.slots}
+    />
+  );
 }
 
 export function BookStep({ s, slot, width, height, active }: StepProps & { slot: Slot }) {
