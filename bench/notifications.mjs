@@ -1,13 +1,19 @@
-// Bulk notifications (issue 3 item 7): in the same run, against a local sandbox (a fresh `pdesk sandbox` per
-// measurement, warmed alike), (a) a plain undici Pool loop posting the same notification bodies at concurrency 8
-// and (b) `pdesk notifications send --csv` of the same rows at concurrency 8, interleaved; rows/s of each and
-// the ratio (target >= 0.70); then the peak RSS (VmHWM) of the pdesk process sending a 100,000-row CSV (target
-// < 150 MB). Prints a final JSON line. Knobs: BENCH_ROWS (default 50000), BENCH_REPS (3), BENCH_MEM_ROWS (100000).
+// Bulk notifications (issue 11 item 2): in the same run, against the same receiver, (a) a bare undici Pool loop
+// posting the same notification bodies at concurrency 8 and (b) `pdesk notifications send --csv` of the same rows at
+// concurrency 8, with its durable journal and its audit trail (audit/<profile>.ndjson); rows/s of each and the ratio
+// (target >= 0.9); then the peak RSS (VmHWM) of the pdesk process sending a 100,000-row CSV (target < 100 MB).
+// Prints a final JSON line. Knobs: BENCH_ROWS (default 50000), BENCH_REPS (3), BENCH_MEM_ROWS (100000).
+//
+// The receiver is `pdesk sandbox` (a fresh one per measurement, warmed alike): it validates every body with the
+// interface schemas and stores it, as a portal would. It is not the bottleneck of either side on an idle 2-core
+// machine (it takes one core, the sender the other), and a minimal receiver would measure a server pdesk never
+// talks to; on a loaded machine every process shares the same cores, which both sides see alike.
 //
 // The plain loop runs inside this already-started, warmed-up process, so pdesk's rate is taken the same way:
 // per row, without its fixed cost (process start, module loading, first connection), as
 // (N - 1) / (time of an N-row run - time of a 1-row run), both against the same sandbox. The whole-process
-// rate N / time is reported beside it.
+// rate N / time is reported beside it. CPU time per row (user + system, all threads) of both senders is printed
+// too: on a shared machine it is steadier than the rates.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +70,7 @@ async function plainLoop(portal, n, offset = 0) {
   const url = new URL(`${portal}/Communication`);
   const pool = new Pool(url.origin, { connections: CONCURRENCY, pipelining: 1 });
   let next = 0;
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -81,6 +88,8 @@ async function plainLoop(portal, n, offset = 0) {
     }),
   );
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const c = process.cpuUsage(c0);
+  plainLoop.cpuMs = (c.user + c.system) / 1000;
   await pool.close();
   return ms;
 }
@@ -93,6 +102,27 @@ async function writeCsv(path, n, offset = 0) {
     if (!out.write(`${r.email},${r.name},${r.date}\n`)) await new Promise((res) => out.once('drain', res));
   }
   await new Promise((res) => out.end(res));
+}
+
+/** CPU time (user + system, every thread) of a process so far, in ms. */
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Lines of a file (the audit trail: one record per request). */
+function lineCount(path) {
+  try {
+    let n = 0;
+    for (const b of readFileSync(path)) if (b === 10) n++;
+    return n;
+  } catch {
+    return 0;
+  }
 }
 
 function vmHwmKb(pid) {
@@ -119,7 +149,11 @@ function pdeskBulk(configDir, csv, n) {
     let out = '';
     let err = '';
     let hwm = 0;
-    const poll = setInterval(() => (hwm = Math.max(hwm, vmHwmKb(child.pid))), 25);
+    let cpu = 0;
+    const poll = setInterval(() => {
+      hwm = Math.max(hwm, vmHwmKb(child.pid));
+      cpu = Math.max(cpu, cpuMs(child.pid));
+    }, 25);
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
@@ -135,7 +169,7 @@ function pdeskBulk(configDir, csv, n) {
         return reject(new Error(`pdesk exited ${code} without a JSON summary: ${err}`));
       }
       if (code !== 0 || summary.sent !== n) return reject(new Error(`pdesk exited ${code}, sent ${summary.sent} of ${n}: ${err}`));
-      resolve({ ms, peakRssMb: hwm / 1024 });
+      resolve({ ms, peakRssMb: hwm / 1024, cpuMs: cpu });
     });
   });
 }
@@ -148,6 +182,8 @@ try {
   const whole = [];
   const fixed = [];
   const rss = [];
+  const plainCpu = [];
+  const pdeskCpu = [];
   for (let rep = 0; rep < REPS; rep++) {
     // (a) plain loop against a fresh sandbox, warmed with 500 requests.
     let sb = await startSandbox();
@@ -157,6 +193,7 @@ try {
     await stopSandbox(sb);
     sandboxes.pop();
     plain.push((ROWS / msA) * 1000);
+    plainCpu.push((plainLoop.cpuMs * 1000) / ROWS);
 
     // (b) pdesk against another fresh sandbox, warmed alike.
     sb = await startSandbox();
@@ -176,6 +213,9 @@ try {
     const b1 = await pdeskBulk(cfg, one, 1);
     await writeCsv(csv, ROWS);
     const b = await pdeskBulk(cfg, csv, ROWS);
+    const audited = lineCount(join(cfg, 'audit', 'sandbox.ndjson'));
+    if (audited !== ROWS + 1) throw new Error(`the audit trail holds ${audited} records, not ${ROWS + 1}`);
+    pdeskCpu.push(((b.cpuMs - b1.cpuMs) * 1000) / (ROWS - 1));
     await stopSandbox(sb);
     sandboxes.pop();
     pdesk.push(((ROWS - 1) / (b.ms - b1.ms)) * 1000);
@@ -183,7 +223,7 @@ try {
     fixed.push(b1.ms);
     rss.push(b.peakRssMb);
     console.log(
-      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; peak RSS ${b.peakRssMb.toFixed(1)} MB`,
+      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; CPU per row ${plainCpu[rep].toFixed(0)} vs ${pdeskCpu[rep].toFixed(0)} µs; peak RSS ${b.peakRssMb.toFixed(1)} MB`,
     );
   }
   const plainMedian = median(plain);
@@ -191,7 +231,7 @@ try {
   const wholeMedian = median(whole);
   const ratio = pdeskMedian / plainMedian;
   console.log(
-    `${ROWS} rows, concurrency ${CONCURRENCY}: plain ${plainMedian.toFixed(0)} rows/s, pdesk ${pdeskMedian.toFixed(0)} rows/s (${wholeMedian.toFixed(0)} whole process), ratio ${ratio.toFixed(2)} (>= 0.70: ${ratio >= 0.7 ? 'ok' : 'UNDER'}), whole-process ratio ${(wholeMedian / plainMedian).toFixed(2)}`,
+    `${ROWS} rows, concurrency ${CONCURRENCY}: plain ${plainMedian.toFixed(0)} rows/s, pdesk ${pdeskMedian.toFixed(0)} rows/s (${wholeMedian.toFixed(0)} whole process), ratio ${ratio.toFixed(2)} (>= 0.90: ${ratio >= 0.9 ? 'ok' : 'UNDER'}), whole-process ratio ${(wholeMedian / plainMedian).toFixed(2)}`,
   );
 
   // Memory: one pdesk run of MEM_ROWS rows.
@@ -211,7 +251,7 @@ try {
   sandboxes.pop();
   const memRate = (MEM_ROWS / m.ms) * 1000;
   console.log(
-    `${MEM_ROWS} rows: peak RSS ${m.peakRssMb.toFixed(1)} MB (< 150 MB: ${m.peakRssMb < 150 ? 'ok' : 'OVER'}), ${memRate.toFixed(0)} rows/s`,
+    `${MEM_ROWS} rows: peak RSS ${m.peakRssMb.toFixed(1)} MB (< 100 MB: ${m.peakRssMb < 100 ? 'ok' : 'OVER'}), ${memRate.toFixed(0)} rows/s`,
   );
 
   console.log(
@@ -225,20 +265,24 @@ try {
       pdeskWholeProcessRowsPerSec: Math.round(wholeMedian),
       ratio: +ratio.toFixed(3),
       ratioWholeProcess: +(wholeMedian / plainMedian).toFixed(3),
-      ratioTarget: 0.7,
-      ratioOk: ratio >= 0.7,
+      plainCpuUsPerRow: Math.round(median(plainCpu)),
+      pdeskCpuUsPerRow: Math.round(median(pdeskCpu)),
+      ratioTarget: 0.9,
+      ratioOk: ratio >= 0.9,
       perRep: plain.map((p, i) => ({
         plain: Math.round(p),
         pdesk: Math.round(pdesk[i]),
         pdeskWholeProcess: Math.round(whole[i]),
         oneRowRunMs: Math.round(fixed[i]),
         ratio: +(pdesk[i] / p).toFixed(3),
+        plainCpuUsPerRow: Math.round(plainCpu[i]),
+        pdeskCpuUsPerRow: Math.round(pdeskCpu[i]),
         peakRssMb: +rss[i].toFixed(1),
       })),
       memRows: MEM_ROWS,
       peakRssMb: +m.peakRssMb.toFixed(1),
-      rssTargetMb: 150,
-      rssOk: m.peakRssMb < 150,
+      rssTargetMb: 100,
+      rssOk: m.peakRssMb < 100,
       memRowsPerSec: Math.round(memRate),
     }),
   );

@@ -244,6 +244,18 @@ export class PdeskClient {
    * `https://practice.example/fhir`. A URL under none is its origin and path. Redacted.
    */
   splitUrl(url: string): { base: string; path: string } {
+    // A bulk send asks this twice per row for the same URL: the split is remembered (unredacted, as secrets may be
+    // registered later), the redaction done each time.
+    const memo = this.lastSplit;
+    if (memo?.url === url) return { base: redact(memo.base), path: redact(memo.path) };
+    const raw = this.splitRaw(url);
+    this.lastSplit = { url, ...raw };
+    return { base: redact(raw.base), path: redact(raw.path) };
+  }
+
+  private lastSplit?: { url: string; base: string; path: string };
+
+  private splitRaw(url: string): { base: string; path: string } {
     const p = this.profile;
     const bases = [
       baseUrlFor(p, 'practice'),
@@ -252,12 +264,12 @@ export class PdeskClient {
       baseUrlFor(p, 'portal', 'chat'),
     ].sort((a, b) => b.length - a.length);
     const base = bases.find((b) => url.startsWith(`${b}/`) || url.startsWith(`${b}?`));
-    if (base) return { base: redact(base), path: redact(url.slice(base.length)) };
+    if (base) return { base, path: url.slice(base.length) };
     try {
       const u = new URL(url);
-      return { base: redact(u.origin), path: redact(url.slice(u.origin.length) || '/') };
+      return { base: u.origin, path: url.slice(u.origin.length) || '/' };
     } catch {
-      return { base: '', path: redact(url) };
+      return { base: '', path: url };
     }
   }
 

@@ -104,6 +104,12 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   const rateArg = opts.rate === undefined ? undefined : parseRate(opts.rate);
   if (opts.rate !== undefined && rateArg === undefined)
     throw new UsageError(`--rate must be a number of requests per second, such as 50 or 50/s, not "${opts.rate}".`);
+  // undici's WebAssembly HTTP parser stays on V8's baseline (Liftoff) code: its optimising compile, which V8 starts
+  // a second into a run, holds ~35 MB at its peak (the largest part of a bulk send's peak RSS), and the
+  // baseline code parses these small answers as fast (measured: bench/notifications.mjs, README "Bulk sends").
+  // Set before the first request compiles the parser; it changes nothing else.
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--liftoff-only');
   const io = ctx.io;
   const tty = io.stderrIsTTY;
   const profile = await ctx.profile();

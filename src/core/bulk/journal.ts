@@ -450,6 +450,20 @@ export class JournalWriter {
     return this.append(JournalWriter.line(r));
   }
 
+  /**
+   * Append one line and write it now (with any buffered ones), not at the end of the turn: a process killed
+   * from here on keeps it. Resolves once it is fsynced (the next group commit).
+   */
+  appendNow(line: string): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const p = new Promise<void>((resolve, reject) => {
+      this.buffered.push(`${line}\n`);
+      this.bufferedWaiters.push({ resolve, reject });
+    });
+    this.writeBuffered();
+    return p;
+  }
+
   /** Append one line; resolves once it is written and fsynced. */
   append(line: string): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
