@@ -63,7 +63,7 @@ export function probeClient(profile: Profile, timeoutMs = PROBE_TIMEOUT_MS): Pde
     retriesMax: 0,
     connections: 2,
   });
-  return new PdeskClient(profile, { readOnly: true, transport });
+  return new PdeskClient(profile, { readOnly: true, readOnlyWhy: 'the Systems screen probes with GET only', transport });
 }
 
 const clean = (s: string) => redact(sanitize(s));
