@@ -1,16 +1,9 @@
 #!/usr/bin/env node
 // pdesk entry: runs the esbuild bundle (dist/), built by `npm install` (prepare) or `npm run build`.
-// Subcommands load only the CLI chunk; Ink and React are imported when the TUI starts.
-import { setFlagsFromString } from 'node:v8';
-
-// A one-shot command would otherwise wait ~90 ms at exit for V8 to finish optimising undici's WebAssembly
-// HTTP parser in the background (measured: bench/startup.mjs). Its baseline compile
-// is plenty for a handful of requests. Long-running commands (bulk sends, listen, sandbox, the TUI) keep the
-// optimised parser.
-const args = process.argv.slice(2);
-const longRunning = args.length === 0 || args.includes('--csv') || ['tui', 'listen', 'sandbox'].some((c) => args.includes(c));
-if (!longRunning) setFlagsFromString('--liftoff-only');
-
+// Subcommands load only the CLI chunk; Ink and React are imported when the TUI starts. One-shot commands send
+// through node:http and never load undici (src/cli/long-running.ts), so no V8 flag is needed to keep undici's
+// WebAssembly parser from holding their exit (and a flag set at run time would cost more: V8 then rejects the
+// code cache of node's own modules, +40 M instructions for `pdesk --help`).
 const entry = new URL('../dist/main.js', import.meta.url);
 let mod;
 try {
@@ -22,4 +15,4 @@ try {
   }
   throw e;
 }
-await mod.run(args);
+await mod.run(process.argv.slice(2));
