@@ -18,6 +18,13 @@ import {
 type Undici = typeof import('undici');
 let undici: Undici | undefined;
 
+async function loadUndici(): Promise<Undici> {
+  const m = await import('undici');
+  // In the bundle undici (CommonJS) is a chunk whose only export is `default`, its module.exports; unbundled
+  // (tests), node's import gives the named exports too.
+  return (m as Undici & { default?: Undici }).default ?? m;
+}
+
 export class PoolTransport extends RetryingTransport {
   private readonly pools = new Map<string, Pool>();
 
@@ -38,7 +45,7 @@ export class PoolTransport extends RetryingTransport {
   }
 
   protected async send(url: URL, req: RawRequest, deadline: Deadline): Promise<Answer> {
-    undici ??= await import('undici');
+    undici ??= await loadUndici();
     const u = undici;
     // undici takes the Deadline itself as its signal (cheap listeners); a caller's signal is combined with it.
     const signal = req.signal ? AbortSignal.any([deadline.signal(), req.signal]) : deadline;
