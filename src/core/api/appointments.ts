@@ -25,7 +25,7 @@ import {
   type CodeableConcept,
   type Reference,
 } from '../schemas/index.js';
-import { z } from 'zod';
+import * as z from '../schemas/zod.js';
 import { parseToken } from '../tokens.js';
 
 export interface TypeRow {
@@ -61,7 +61,7 @@ export async function getAppointmentTypes(client: PdeskClient, serviceCategory: 
 }
 
 const pagesOf =
-  <S extends z.ZodType>(schema: S) =>
+  <S extends z.core.$ZodType>(schema: S) =>
   (body: unknown) => {
     const p = parseBundle(schema, body);
     return { items: p.resources, next: p.next };
