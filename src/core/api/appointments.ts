@@ -8,6 +8,8 @@ import { type CallOptions, type PdeskClient, readPages } from '../client.js';
 import { utcInstant } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFhirId } from '../ids.js';
+// Each schema module directly, not schemas/index.js: importing the index evaluates (constructs) every schema
+// of every API, which a one-shot command pays at start-up.
 import {
   ACTOR_EXTENSION_URL,
   Appointment,
@@ -18,13 +20,9 @@ import {
   Schedule,
   Slot,
   ValueSet,
-  parseBody,
-  parseBundle,
-  checkBody,
-  parseResponse,
-  type CodeableConcept,
-  type Reference,
-} from '../schemas/index.js';
+} from '../schemas/appointment.js';
+import { parseBundle } from '../schemas/bundle.js';
+import { type CodeableConcept, type Reference, checkBody, parseBody, parseResponse } from '../schemas/common.js';
 import * as z from '../schemas/zod.js';
 import { parseToken } from '../tokens.js';
 

@@ -8,7 +8,8 @@ import type { CallOptions, PdeskClient } from '../client.js';
 import { localNoOffset } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFhirId } from '../ids.js';
-import { ChatCommunication, EncounterClose, ReadMarker, parseBody } from '../schemas/index.js';
+import { ChatCommunication, EncounterClose, ReadMarker } from '../schemas/chat.js';
+import { parseBody } from '../schemas/common.js';
 
 export interface ChatInput {
   thread: string;
