@@ -7,11 +7,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, FieldError, PdeskError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import { setDefaultTransport } from '../core/transport-default.js';
 import { commands } from './commands/index.js';
 import { safeJson } from './output.js';
 import { type Context, deferRequiredOptions } from './context.js';
-import { isLongRunning } from './long-running.js';
 
 export const VERSION = '0.1.0';
 
@@ -105,8 +103,6 @@ export async function run(argv: string[]): Promise<void> {
   });
   // `pdesk` with no command opens the TUI.
   const args = argv.length === 0 ? ['tui'] : argv;
-  // One-shot commands send through node:http and never load undici; long-running ones keep undici's pools.
-  setDefaultTransport(isLongRunning(args) ? 'pool' : 'http');
   const program = buildProgram();
   let code: number = ExitCode.ok;
   try {
