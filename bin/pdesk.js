@@ -1,18 +1,23 @@
 #!/usr/bin/env node
 // pdesk entry: runs the esbuild bundle (dist/), built by `npm install` (prepare) or `npm run build`.
-// Subcommands load only the CLI chunk; Ink and React are imported when the TUI starts. One-shot commands send
-// through node:http and never load undici (src/cli/long-running.ts), so no V8 flag is needed to keep undici's
-// WebAssembly parser from holding their exit (and a flag set at run time would cost more: V8 then rejects the
-// code cache of node's own modules, +40 M instructions for `pdesk --help`).
-const entry = new URL('../dist/main.js', import.meta.url);
-let mod;
+// dist/boot.cjs picks the build for the command line (src/cli/route.ts, src/cli/boot.ts): one-shot commands run
+// from dist/cli.cjs with a V8 code cache; the TUI and other long-running commands import dist/main.js, whose
+// split chunks load Ink, React, the sandbox and undici only when used. This file is CommonJS (bin/package.json):
+// node then starts without its ES module loader, which a one-shot command never needs.
+const { join } = require('node:path');
+
+const dist = join(__dirname, '..', 'dist');
+let boot;
 try {
-  mod = await import(entry.href);
+  boot = require(join(dist, 'boot.cjs'));
 } catch (e) {
-  if (e && e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes('dist/main.js')) {
+  if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('boot.cjs')) {
     process.stderr.write('pdesk: the build is missing: run `npm run build` (or `npm install`) in the pdesk folder.\n');
     process.exit(1);
   }
   throw e;
 }
-await mod.run(process.argv.slice(2));
+boot.main(process.argv.slice(2), dist).catch((e) => {
+  process.stderr.write(`pdesk: unexpected error: ${e?.stack ?? e}\n`);
+  process.exit(1);
+});

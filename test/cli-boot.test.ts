@@ -1,0 +1,135 @@
+/**
+ * How bin/pdesk.js starts (src/cli/route.ts, src/cli/boot.ts): which build runs a command line, and the V8 code
+ * cache of dist/cli.cjs, which must speed runs up without ever breaking one (missing, damaged, unwritable). The
+ * rest of the suite runs with the cache off (vitest.config.ts); these tests turn it on with a folder of their own.
+ */
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { cacheDir, readCache, sampledChecksum, writeCache } from '../src/cli/boot.js';
+import { commandWords, usesMainBuild } from '../src/cli/route.js';
+import { runCli, tempDir } from './helpers/cli.js';
+
+describe('which build runs a command line', () => {
+  it.each([
+    [[], true],
+    [['tui'], true],
+    [['tui', '--sandbox'], true],
+    [['--profile', 'prod', 'tui'], true],
+    [['--profile=prod', '--json', 'listen', '--port', '0'], true],
+    [['sandbox'], true],
+    [['check'], true],
+    [['doctor'], true],
+    [['notifications', 'send', '--csv', 'rows.csv', '--text', 'x'], true],
+    [['notifications', 'send', '--csv=rows.csv'], true],
+    [['profile', 'add', 'x'], true],
+    [['profile', 'import', 'f.json'], true],
+    [['profile', 'use', 'x'], true],
+    [['profile', 'remove', 'x'], true],
+    [['profile', 'list'], false],
+    [['profile', 'show', 'x'], false],
+    [['profile'], false],
+    [['--help'], false],
+    [['--version'], false],
+    [['help', 'tui'], false],
+    [['slots', 'list', '--from', 'today'], false],
+    [['--profile', 'tui', 'slots', 'list'], false], // a profile named "tui"
+    [['--limit', '5', 'appointments', 'list'], false],
+    [['chat', 'send', '--text', 'tui'], false],
+    [['notifications', 'send', '--email', 'a@example.org', '--text', 'csv'], false],
+  ])('%j → ESM build: %s', (args, main) => {
+    expect(usesMainBuild(args)).toBe(main);
+  });
+
+  it('commandWords skips options and the values of global options', () => {
+    expect(commandWords(['--profile', 'p', '--json', 'slots', 'list', '--from', 'today'])).toEqual(['slots', 'list']);
+    expect(commandWords(['--help'])).toEqual([]);
+    expect(commandWords(['slots', 'list'], 1)).toEqual(['slots']);
+  });
+});
+
+describe('the one-shot bundle', () => {
+  it('holds neither undici, Ink, React nor conf (their imports are stubs that name the ESM build)', () => {
+    const code = readFileSync(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)), 'utf8');
+    expect(code).toMatch(/^\/\/ pdesk \d+\.\d+\.\d+\S* [0-9a-f]{16}\n/);
+    for (const marker of ['llhttp', 'yoga', 'react-reconciler', 'new Conf(', 'class Pool ']) expect(code).not.toContain(marker);
+    expect(code).toContain('belongs to the ESM build (dist/main.js)');
+  });
+});
+
+describe('the code cache of dist/cli.cjs', () => {
+  /** Run pdesk with the code cache on, in `dir`. */
+  const run = (args: string[], dir: string) => runCli(args, { env: { PDESK_CODE_CACHE: undefined, PDESK_CACHE_DIR: dir } });
+  const cacheFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.v8'));
+
+  it('lives in PDESK_CACHE_DIR, else the env-paths cache folder of each platform', () => {
+    expect(cacheDir({ PDESK_CACHE_DIR: '/c' }, 'linux')).toBe('/c');
+    expect(cacheDir({ HOME: '/h' }, 'linux')).toBe('/h/.cache/pdesk');
+    expect(cacheDir({ HOME: '/h', XDG_CACHE_HOME: '/x' }, 'linux')).toBe('/x/pdesk');
+    expect(cacheDir({ HOME: '/h' }, 'darwin')).toBe('/h/Library/Caches/pdesk');
+    expect(cacheDir({ LOCALAPPDATA: 'C:\\L' }, 'win32')).toMatch(/^C:\\L[\\/]pdesk[\\/]Cache$/);
+    expect(cacheDir({}, 'linux')).toBeUndefined();
+  });
+
+  it('is written on the first run, reused unchanged by the next, and grows when another command runs', async () => {
+    const dir = tempDir();
+    const first = await run(['--help'], dir);
+    expect(first.code).toBe(0);
+    const [file] = cacheFiles(dir);
+    expect(file).toMatch(/^cli-\d+\.\d+\.\d+\S*-[0-9a-f]{16}-nodev\d+\.\d+\.\d+-\w+\.v8$/);
+    expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
+    expect(readCache(join(dir, file!)).commands).toEqual(['']);
+    const bytes = readFileSync(join(dir, file!));
+
+    const again = await run(['--help'], dir);
+    expect(again.stdout).toBe(first.stdout);
+    expect(readFileSync(join(dir, file!)).equals(bytes)).toBe(true);
+
+    const other = await run(['profile', 'list', '--json'], dir);
+    expect(other.code).toBe(0);
+    expect(readCache(join(dir, file!)).commands).toEqual(['', 'profile list']);
+    expect(cacheFiles(dir)).toEqual([file]);
+  });
+
+  it('a damaged or foreign cache file is ignored and replaced; the run is unaffected', async () => {
+    const dir = tempDir();
+    const clean = await run(['--help'], dir);
+    const file = join(dir, cacheFiles(dir)[0]!);
+    const good = readFileSync(file);
+    const damaged = Buffer.from(good);
+    damaged.fill(0x5a, good.length - 5000, good.length - 4000); // a spoiled block inside V8's data
+    for (const bad of [damaged, Buffer.from('not a cache at all'), good.subarray(0, good.length >> 1)]) {
+      writeFileSync(file, bad);
+      const r = await run(['--help'], dir);
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, clean.stdout, '']);
+      expect(readCache(file).data).toBeDefined(); // rewritten, valid again
+    }
+  });
+
+  it('an unusable cache folder changes nothing but speed', async () => {
+    const base = tempDir();
+    writeFileSync(join(base, 'a-file'), '');
+    const r = await run(['--version'], join(base, 'a-file', 'cache'));
+    expect([r.code, r.stdout.trim(), r.stderr]).toEqual([0, '0.1.0', '']);
+  });
+
+  it('PDESK_CODE_CACHE=0 writes no cache', async () => {
+    const dir = tempDir();
+    const r = await runCli(['--version'], { env: { PDESK_CODE_CACHE: '0', PDESK_CACHE_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('the checksum catches a spoiled run of bytes; writeCache/readCache round-trip', () => {
+    const data = Buffer.alloc(100_000, 7);
+    const sum = sampledChecksum(data);
+    const spoiled = Buffer.from(data);
+    spoiled.fill(0, 5_000, 5_061);
+    expect(sampledChecksum(spoiled)).not.toBe(sum);
+    expect(sampledChecksum(data.subarray(0, 99_999))).not.toBe(sum);
+    const file = join(tempDir(), 'cli-x.v8');
+    writeCache(file, ['a', 'b c'], data);
+    expect(readCache(file)).toEqual({ commands: ['a', 'b c'], data });
+  });
+});
