@@ -50,8 +50,11 @@ const oneShot = await build({
         b.onResolve({ filter: MAIN_BUILD_ONLY }, (a) =>
           a.importer.includes('node_modules') ? undefined : { path: a.path, namespace: 'main-build-only' },
         );
+        // Importing the stub is harmless (a static import of it must not break every one-shot command); using
+        // anything from it throws, naming the module and where the routing is decided.
         b.onLoad({ filter: /.*/, namespace: 'main-build-only' }, (a) => ({
-          contents: `throw new Error(${JSON.stringify(`pdesk: ${a.path} belongs to the ESM build (dist/main.js); this command line should not have reached dist/cli.cjs (src/cli/route.ts).`)});`,
+          contents: `const message = ${JSON.stringify(`pdesk: ${a.path} belongs to the ESM build (dist/main.js); this command line should not have reached dist/cli.cjs (src/cli/route.ts).`)};
+module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeof key === 'symbol') return undefined; throw new Error(message); } });`,
           loader: 'js',
         }));
       },
