@@ -2,7 +2,6 @@
  * Authentication per party (decisions.md §11): none, bearer (env, command, stored), basic, and OAuth2 client
  * credentials (client secret or private-key JWT), the token cached until shortly before it expires.
  */
-import { createPrivateKey, createSign, randomUUID } from 'node:crypto';
 import type { AuthConfig } from '../profiles/schema.js';
 import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
 import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
@@ -17,6 +16,8 @@ function b64url(data: string | Buffer): string {
 }
 
 function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): string {
+  // node:crypto on use: only a private-key JWT needs it, and loading it costs every command ~2 ms.
+  const { createPrivateKey, createSign, randomUUID } = process.getBuiltinModule('node:crypto');
   const key = createPrivateKey(keyPem);
   if (key.asymmetricKeyType !== 'rsa')
     throw new Error(`it holds a${key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key`);

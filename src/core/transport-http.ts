@@ -5,7 +5,7 @@
  * to nothing (README, "Performance"). Same contract as the undici pool (transport.ts): connect and request
  * deadlines, size bound, retries, error codes and messages, TLS files, the caller's abort signal.
  */
-import { Agent, type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import {
@@ -47,11 +47,12 @@ export class HttpTransport extends RetryingTransport {
 
   private agent(secure: boolean): Agent {
     const o = { keepAlive: true, maxSockets: this.opts.connections };
+    // node:http and node:https (with node:tls) load on the first request that needs them: `pdesk --help` and
+    // usage errors load this module but send nothing.
     if (!secure) {
-      this.httpAgent ??= new Agent(o);
+      this.httpAgent ??= new (process.getBuiltinModule('node:http').Agent)(o);
       return this.httpAgent;
     }
-    // node:https (and node:tls under it) only when an https URL is asked for.
     this.httpsAgent ??= new (process.getBuiltinModule('node:https').Agent)(o);
     return this.httpsAgent;
   }
@@ -93,7 +94,7 @@ export class HttpTransport extends RetryingTransport {
           agent: this.agent(secure),
           ...(secure ? tlsConnectOptions(req.tls) : {}),
         };
-        request = secure ? process.getBuiltinModule('node:https').request(options) : httpRequest(options);
+        request = process.getBuiltinModule(secure ? 'node:https' : 'node:http').request(options);
       } catch (e) {
         // An invalid header value or method: node refuses it before sending anything.
         return finish(e as Error);

@@ -2,7 +2,6 @@
  * Appointment API (practice system provides), both 2.0.0 and 1.0.0:
  * A1 appointment types · A2 practitioner roles · A3 schedules · A4 slots · A5 appointments · A6 create · A7 cancel.
  */
-import { randomUUID } from 'node:crypto';
 import type { Profile } from '../../profiles/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
 import { utcInstant } from '../dates.js';
@@ -149,7 +148,8 @@ export function serviceCategoryConcept(value: string): CodeableConcept {
 export function buildAppointment(profile: Profile, b: BookInput): AppointmentCreate {
   const body = {
     resourceType: 'Appointment' as const,
-    id: b.id ?? randomUUID(),
+    // node:crypto on use: a one-shot command that books nothing does not load it.
+    id: b.id ?? process.getBuiltinModule('node:crypto').randomUUID(),
     status: b.status ?? 'booked',
     start: b.start,
     end: b.end,
