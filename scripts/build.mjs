@@ -20,6 +20,25 @@ const common = {
   legalComments: 'none',
 };
 
+/**
+ * commander requires node:child_process (with node:net, node:dgram and more under it) when it loads, for
+ * executable subcommands pdesk does not have; it is required when commander spawns one instead (+12 M
+ * instructions on every start otherwise).
+ */
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (a) => {
+      const eager = "const childProcess = require('node:child_process');";
+      const source = readFileSync(a.path, 'utf8');
+      if (!source.includes(eager))
+        throw new Error(`${a.path}: commander no longer requires child_process as expected; update ${import.meta.url}`);
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 // Build into a fresh folder and swap it in, so a pdesk process running meanwhile never sees a half-written dist/.
 const tmp = `dist.tmp-${process.pid}`;
 await build({
@@ -30,6 +49,7 @@ await build({
   outdir: tmp,
   chunkNames: 'chunks/[name]-[hash]',
   external: ['react-devtools-core'],
+  plugins: [lazyChildProcess],
   banner: { js: "import{createRequire as __pdeskCreateRequire}from'module';const require=__pdeskCreateRequire(import.meta.url);" },
 });
 
@@ -44,6 +64,7 @@ const oneShot = await build({
   write: false,
   outfile: `${tmp}/cli.cjs`,
   plugins: [
+    lazyChildProcess,
     {
       name: 'main-build-only',
       setup(b) {

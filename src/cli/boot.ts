@@ -12,7 +12,6 @@
  * off (the test suite does, except the tests about it).
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
@@ -106,7 +105,9 @@ export function loadOneShot(file: string, args: readonly string[], env: NodeJS.P
     cachedData: cached.data,
   });
   const mod = { exports: {} as Cli };
-  script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
+  // The bundle requires node's own modules only (everything else is bundled): boot's require serves it, without
+  // loading node:module for createRequire.
+  script.runInThisContext()(mod.exports, require, mod, file, dirname(file));
   if (cacheFile) {
     const command = commandWords(args).join(' ');
     const fresh = !cached.data || script.cachedDataRejected === true;
