@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cacheDir, readCache, sampledChecksum, writeCache } from '../src/cli/boot.js';
+import { cacheDir, cacheFileFor, readCache, sampledChecksum, writeCache } from '../src/cli/boot.js';
 import { commandWords, usesMainBuild } from '../src/cli/route.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -72,24 +72,34 @@ describe('the code cache of dist/cli.cjs', () => {
     expect(cacheDir({}, 'linux')).toBeUndefined();
   });
 
-  it('is written on the first run, reused unchanged by the next, and grows when another command runs', async () => {
+  it('one file per command, written by its first successful run and reused unchanged by the next', async () => {
     const dir = tempDir();
     const first = await run(['--help'], dir);
     expect(first.code).toBe(0);
     const [file] = cacheFiles(dir);
-    expect(file).toMatch(/^cli-\d+\.\d+\.\d+\S*-[0-9a-f]{16}-nodev\d+\.\d+\.\d+-\w+\.v8$/);
+    expect(file).toMatch(/^cli-\d+\.\d+\.\d+\S*-[0-9a-f]{16}-nodev\d+\.\d+\.\d+-\w+-pdesk\.v8$/);
     expect(statSync(join(dir, file!)).mode & 0o777).toBe(0o600);
-    expect(readCache(join(dir, file!)).commands).toEqual(['']);
+    expect(readCache(join(dir, file!))).toBeDefined();
     const bytes = readFileSync(join(dir, file!));
 
     const again = await run(['--help'], dir);
     expect(again.stdout).toBe(first.stdout);
     expect(readFileSync(join(dir, file!)).equals(bytes)).toBe(true);
 
-    const other = await run(['profile', 'list', '--json'], dir);
-    expect(other.code).toBe(0);
-    expect(readCache(join(dir, file!)).commands).toEqual(['', 'profile list']);
-    expect(cacheFiles(dir)).toEqual([file]);
+    expect((await run(['--json', 'profile', 'list'], dir)).code).toBe(0);
+    expect(cacheFiles(dir).sort()).toEqual([file, file!.replace(/-pdesk\.v8$/, '-profile-list.v8')].sort());
+    // A failed run (here a mistyped command, exit 2) writes none.
+    expect((await run(['profile', 'lsit'], dir)).code).toBe(2);
+    expect(cacheFiles(dir)).toHaveLength(2);
+  });
+
+  it("writing a cache removes other builds' caches", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'cli-0.0.1-0123456789abcdef-nodev20.0.0-x64-pdesk.v8'), 'old');
+    writeFileSync(join(dir, 'unrelated.txt'), 'kept');
+    await run(['--version'], dir);
+    expect(readdirSync(dir).filter((f) => f.startsWith('cli-0.0.1'))).toEqual([]);
+    expect(readdirSync(dir)).toContain('unrelated.txt');
   });
 
   it('a damaged or foreign cache file is ignored and replaced; the run is unaffected', async () => {
@@ -103,7 +113,7 @@ describe('the code cache of dist/cli.cjs', () => {
       writeFileSync(file, bad);
       const r = await run(['--help'], dir);
       expect([r.code, r.stdout, r.stderr]).toEqual([0, clean.stdout, '']);
-      expect(readCache(file).data).toBeDefined(); // rewritten, valid again
+      expect(readCache(file)).toBeDefined(); // rewritten, valid again
     }
   });
 
@@ -128,8 +138,10 @@ describe('the code cache of dist/cli.cjs', () => {
     spoiled.fill(0, 5_000, 5_000 + Math.ceil(data.length / 2048));
     expect(sampledChecksum(spoiled)).not.toBe(sum);
     expect(sampledChecksum(data.subarray(0, 99_999))).not.toBe(sum);
-    const file = join(tempDir(), 'cli-x.v8');
-    writeCache(file, ['a', 'b c'], data);
-    expect(readCache(file)).toEqual({ commands: ['a', 'b c'], data });
+    const file = join(tempDir(), 'cli-x-a.v8');
+    writeCache(file, 'cli-x-', data);
+    expect(readCache(file)).toEqual(data);
+    const { file: named } = cacheFileFor('/c', '1.2.3', 'abc', ['--profile', 'p', 'slots', 'list', '--from', 'x']);
+    expect(named).toBe(`/c/cli-1.2.3-abc-node${process.version}-${process.arch}-slots-list.v8`);
   });
 });

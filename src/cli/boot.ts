@@ -6,10 +6,12 @@
  * cache where node has one (22.1 and later).
  *
  * The code cache lives in the user's cache folder (PDESK_CACHE_DIR, else env-paths' `cache` for "pdesk"), one
- * file per pdesk version, bundle hash, node version and architecture. It is written atomically at exit when
- * missing or rejected, and grown when a command that did not add to it yet has run; a cache that cannot be
- * read, written or trusted is ignored (the run compiles as if there were none). PDESK_CODE_CACHE=0 turns it
- * off (the test suite does, except the tests about it).
+ * file per command (`slots list`) and build: pdesk version, bundle hash, node version, architecture. V8 reads a
+ * cache whole, so one cache per command holds only what that command runs (a cache of every command would cost
+ * each run ~10 M instructions more to read). A cache is written atomically at the exit of a successful run
+ * when it is missing or V8 rejected it; one that cannot be read, written or trusted is ignored (the run
+ * compiles as if there were none). Writing one removes the caches of other builds. PDESK_CODE_CACHE=0 turns
+ * it off (the test suite does, except the tests about it).
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,7 +36,7 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env, platform = proces
   return base ? join(base, 'pdesk') : undefined;
 }
 
-// The cache file: MAGIC, a header (JSON: the commands that added to it, a checksum of the data), V8's data.
+// A cache file: MAGIC, a header line (JSON: the data's length and checksum), then V8's cached data.
 const MAGIC = 'pdesk-v8-cache-1\n';
 
 /**
@@ -52,77 +54,77 @@ export function sampledChecksum(data: Uint8Array): number {
   return Math.imul(h ^ data.length, 16777619) >>> 0;
 }
 
-interface CacheFile {
-  commands: string[];
-  data?: Buffer;
-}
+/** At most this many command caches per build: a cache file is written once per command that succeeds. */
+const MAX_CACHES = 64;
 
-export function readCache(file: string): CacheFile {
-  let raw: Buffer;
+/** V8's cached data from a cache file, or undefined when it is missing, foreign or damaged. */
+export function readCache(file: string): Buffer | undefined {
   try {
-    raw = readFileSync(file);
-  } catch {
-    return { commands: [] };
-  }
-  try {
-    if (raw.toString('latin1', 0, MAGIC.length) !== MAGIC) return { commands: [] };
+    const raw = readFileSync(file);
+    if (raw.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
     const end = raw.indexOf(10, MAGIC.length);
-    const header = JSON.parse(raw.toString('utf8', MAGIC.length, end)) as { commands?: unknown; length?: unknown; sum?: unknown };
+    const header = JSON.parse(raw.toString('latin1', MAGIC.length, end)) as { length?: unknown; sum?: unknown };
     const data = raw.subarray(end + 1);
-    if (header.length !== data.length || header.sum !== sampledChecksum(data) || !Array.isArray(header.commands)) return { commands: [] };
-    return { commands: header.commands.filter((c): c is string => typeof c === 'string'), data };
+    return header.length === data.length && header.sum === sampledChecksum(data) ? data : undefined;
   } catch {
-    return { commands: [] };
+    return undefined;
   }
 }
 
-export function writeCache(file: string, commands: string[], data: Buffer): void {
+/** Write a cache file atomically; `build` (the file name's prefix) tells this build's caches from others'. */
+export function writeCache(file: string, build: string, data: Buffer): void {
   const dir = dirname(file);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const header = `${MAGIC}${JSON.stringify({ commands, length: data.length, sum: sampledChecksum(data) })}\n`;
-    writeFileSync(tmp, Buffer.concat([Buffer.from(header), data]), { mode: 0o600 });
-    renameSync(tmp, file);
+    const files = readdirSync(dir).filter((f) => f.startsWith('cli-') && f.endsWith('.v8'));
     // Caches of other builds (an older pdesk, another node) are dead weight.
-    const mine = file.slice(dir.length + 1);
-    for (const f of readdirSync(dir)) if (f.startsWith('cli-') && f.endsWith('.v8') && f !== mine) rmSync(join(dir, f), { force: true });
+    for (const f of files) if (!f.startsWith(build)) rmSync(join(dir, f), { force: true });
+    if (files.filter((f) => f.startsWith(build)).length >= MAX_CACHES) return;
+    const header = `${MAGIC}${JSON.stringify({ length: data.length, sum: sampledChecksum(data) })}\n`;
+    writeFileSync(tmp, Buffer.concat([Buffer.from(header, 'latin1'), data]), { mode: 0o600 });
+    renameSync(tmp, file);
   } catch {
     rmSync(tmp, { force: true });
   }
 }
 
-/** Load dist/cli.cjs through the code cache; `args` names the command, to know whether it added to the cache. */
+/** The cache file of a command line: `cli-<version>-<bundle hash>-node<version>-<arch>-<command words>.v8`. */
+export function cacheFileFor(dir: string, version: string, hash: string, args: readonly string[]): { file: string; build: string } {
+  const build = `cli-${version}-${hash}-node${process.version}-${process.arch}-`;
+  const command =
+    commandWords(args)
+      .join('-')
+      .replace(/[^A-Za-z0-9-]/g, '_') || 'pdesk';
+  return { file: join(dir, `${build}${command}.v8`), build };
+}
+
+/** Load dist/cli.cjs through the code cache of the command `args` names. */
 export function loadOneShot(file: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Cli {
   const source = readFileSync(file, 'utf8');
   // The build's first line: `// pdesk <version> <content hash>`.
   const id = /^\/\/ pdesk (\S+) (\S+)/.exec(source);
   const dir = env.PDESK_CODE_CACHE === '0' || !id ? undefined : cacheDir(env);
-  const cacheFile = dir && join(dir, `cli-${id![1]}-${id![2]}-node${process.version}-${process.arch}.v8`);
-  const cached = cacheFile ? readCache(cacheFile) : { commands: [] };
+  const cache = dir ? cacheFileFor(dir, id![1]!, id![2]!, args) : undefined;
+  const cached = cache && readCache(cache.file);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
-    cachedData: cached.data,
+    cachedData: cached,
   });
   const mod = { exports: {} as Cli };
   // The bundle requires node's own modules only (everything else is bundled): boot's require serves it, without
   // loading node:module for createRequire.
   script.runInThisContext()(mod.exports, require, mod, file, dirname(file));
-  if (cacheFile) {
-    const command = commandWords(args).join(' ');
-    const fresh = !cached.data || script.cachedDataRejected === true;
-    if (fresh || !cached.commands.includes(command)) {
-      const commands = fresh ? [command] : [...cached.commands, command];
-      // At exit the cache holds everything this command compiled, as well as what the cache brought.
-      process.once('exit', () => {
-        try {
-          writeCache(cacheFile, commands, script.createCachedData());
-        } catch {
-          /* a cache is never worth a failed run */
-        }
-      });
-    }
-  }
+  if (cache && (!cached || script.cachedDataRejected === true))
+    // At exit the cached data holds everything the command compiled. Only a successful run writes one, so a
+    // mistyped command leaves no file behind.
+    process.once('exit', (code) => {
+      try {
+        if (code === 0) writeCache(cache.file, cache.build, script.createCachedData());
+      } catch {
+        /* a cache is never worth a failed run */
+      }
+    });
   return mod.exports;
 }
 
