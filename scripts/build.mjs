@@ -5,6 +5,8 @@
 // - dist/main.js and dist/chunks/: the ESM build in split chunks for those commands, so Ink and React, the
 //   sandbox and undici load only when used.
 // - dist/boot.cjs: what bin/pdesk.js requires: picks the build and loads it.
+// - dist/fixed.json: the output of `pdesk --help` and `pdesk --version`, which boot prints without the CLI.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -98,6 +100,28 @@ if (/\bimport\(/.test(code)) throw new Error('dist/cli.cjs must not import(): vm
 // The first line names the build, which keys the code cache (V8 itself only checks the source's length).
 const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
 writeFileSync(`${tmp}/cli.cjs`, `// pdesk ${version} ${hash}\n${code}`);
+
+// `pdesk --help` and `pdesk --version` printed by the build itself, for boot to print without loading the CLI
+// (src/cli/boot.ts, fixedOutput): the root help of a plain, non-terminal stdout, as commander prints it.
+const plainEnv = { ...process.env, PDESK_CODE_CACHE: '0' };
+for (const k of ['FORCE_COLOR', 'CLICOLOR_FORCE', 'NO_COLOR', 'COLUMNS']) delete plainEnv[k];
+const printed = (args) => {
+  const boot = JSON.stringify(`${process.cwd()}/${tmp}/boot.cjs`);
+  const r = spawnSync(
+    process.execPath,
+    ['-e', `require(${boot}).main(${JSON.stringify(args)}, ${JSON.stringify(`${process.cwd()}/${tmp}`)})`],
+    {
+      env: plainEnv,
+      encoding: 'utf8',
+    },
+  );
+  if (r.status !== 0 || !r.stdout) throw new Error(`pdesk ${args.join(' ')} failed while building: ${r.stderr}`);
+  return r.stdout;
+};
+writeFileSync(
+  `${tmp}/fixed.json`,
+  JSON.stringify({ help: printed(['--help', '--no-color']), version: printed(['--version', '--no-color']) }),
+);
 
 rmSync(`dist.old-${process.pid}`, { recursive: true, force: true });
 try {

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cacheDir, cacheFileFor, readCache, sampledChecksum, writeCache } from '../src/cli/boot.js';
+import { cacheDir, cacheFileFor, fixedOutput, readCache, sampledChecksum, writeCache } from '../src/cli/boot.js';
 import { commandWords, usesMainBuild } from '../src/cli/route.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -49,6 +49,26 @@ describe('which build runs a command line', () => {
   });
 });
 
+describe('pdesk --help and --version', () => {
+  it.each([['--help'], ['-h'], ['help'], ['--version'], ['-V']])('%s prints what the CLI prints (recorded by the build)', async (flag) => {
+    // A second argument takes the CLI's own path: the recorded text must be byte for byte what it prints.
+    const [fixed, live] = await Promise.all([runCli([flag]), runCli([flag, '--no-color'])]);
+    expect([fixed.code, fixed.stderr]).toEqual([0, '']);
+    expect(fixed.stdout).toBe(live.stdout);
+    expect(fixed.stdout).toMatch(flag.toLowerCase().includes('v') ? /^\d+\.\d+\.\d+\n$/ : /^Usage: pdesk \[options\] \[command\]\n/);
+  });
+
+  it('is printed by the CLI itself when colour is forced or stdout is a terminal', () => {
+    const dist = fileURLToPath(new URL('../dist', import.meta.url));
+    expect(fixedOutput(['--help'], dist, {})).toMatch(/^Usage: pdesk/);
+    expect(fixedOutput(['--help'], dist, { FORCE_COLOR: '1' })).toBeUndefined();
+    expect(fixedOutput(['--help'], dist, { CLICOLOR_FORCE: '1' })).toBeUndefined();
+    expect(fixedOutput(['--help'], dist, { FORCE_COLOR: '0' })).toMatch(/^Usage: pdesk/);
+    expect(fixedOutput(['slots', '--help'], dist, {})).toBeUndefined();
+    expect(fixedOutput(['--help'], '/nonexistent', {})).toBeUndefined();
+  });
+});
+
 describe('the one-shot bundle', () => {
   it('holds neither undici, Ink, React nor conf (their imports are stubs that name the ESM build)', () => {
     const code = readFileSync(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)), 'utf8');
@@ -74,7 +94,7 @@ describe('the code cache of dist/cli.cjs', () => {
 
   it('one file per command, written by its first successful run and reused unchanged by the next', async () => {
     const dir = tempDir();
-    const first = await run(['--help'], dir);
+    const first = await run(['--help', '--no-color'], dir);
     expect(first.code).toBe(0);
     const [file] = cacheFiles(dir);
     expect(file).toMatch(/^cli-\d+\.\d+\.\d+\S*-[0-9a-f]{16}-nodev\d+\.\d+\.\d+-\w+-pdesk\.v8$/);
@@ -82,7 +102,7 @@ describe('the code cache of dist/cli.cjs', () => {
     expect(readCache(join(dir, file!))).toBeDefined();
     const bytes = readFileSync(join(dir, file!));
 
-    const again = await run(['--help'], dir);
+    const again = await run(['--help', '--no-color'], dir);
     expect(again.stdout).toBe(first.stdout);
     expect(readFileSync(join(dir, file!)).equals(bytes)).toBe(true);
 
@@ -97,21 +117,21 @@ describe('the code cache of dist/cli.cjs', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'cli-0.0.1-0123456789abcdef-nodev20.0.0-x64-pdesk.v8'), 'old');
     writeFileSync(join(dir, 'unrelated.txt'), 'kept');
-    await run(['--version'], dir);
+    await run(['--version', '--no-color'], dir);
     expect(readdirSync(dir).filter((f) => f.startsWith('cli-0.0.1'))).toEqual([]);
     expect(readdirSync(dir)).toContain('unrelated.txt');
   });
 
   it('a damaged or foreign cache file is ignored and replaced; the run is unaffected', async () => {
     const dir = tempDir();
-    const clean = await run(['--help'], dir);
+    const clean = await run(['--help', '--no-color'], dir);
     const file = join(dir, cacheFiles(dir)[0]!);
     const good = readFileSync(file);
     const damaged = Buffer.from(good);
     damaged.fill(0x5a, good.length - 5000, good.length - 4000); // a spoiled block inside V8's data
     for (const bad of [damaged, Buffer.from('not a cache at all'), good.subarray(0, good.length >> 1)]) {
       writeFileSync(file, bad);
-      const r = await run(['--help'], dir);
+      const r = await run(['--help', '--no-color'], dir);
       expect([r.code, r.stdout, r.stderr]).toEqual([0, clean.stdout, '']);
       expect(readCache(file)).toBeDefined(); // rewritten, valid again
     }
@@ -120,13 +140,13 @@ describe('the code cache of dist/cli.cjs', () => {
   it('an unusable cache folder changes nothing but speed', async () => {
     const base = tempDir();
     writeFileSync(join(base, 'a-file'), '');
-    const r = await run(['--version'], join(base, 'a-file', 'cache'));
+    const r = await run(['--version', '--no-color'], join(base, 'a-file', 'cache'));
     expect([r.code, r.stdout.trim(), r.stderr]).toEqual([0, '0.1.0', '']);
   });
 
   it('PDESK_CODE_CACHE=0 writes no cache', async () => {
     const dir = tempDir();
-    const r = await runCli(['--version'], { env: { PDESK_CODE_CACHE: '0', PDESK_CACHE_DIR: dir } });
+    const r = await runCli(['--version', '--no-color'], { env: { PDESK_CODE_CACHE: '0', PDESK_CACHE_DIR: dir } });
     expect(r.code).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
   });

@@ -13,7 +13,7 @@
  * compiles as if there were none). Writing one removes the caches of other builds. PDESK_CODE_CACHE=0 turns
  * it off (the test suite does, except the tests about it).
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
@@ -140,8 +140,36 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
   }
 }
 
+/**
+ * What `pdesk --help` (`-h`, `help`) and `pdesk --version` (`-V`) print, as the build recorded it
+ * (scripts/build.mjs runs the CLI for it), when the output would be the same: stdout is not a terminal (commander
+ * then wraps at 80 columns) and no colour is forced. Building the whole command tree to print fixed text was
+ * the bulk of `pdesk --help`'s start-up (~35 M instructions).
+ */
+export function fixedOutput(args: readonly string[], dist: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (args.length !== 1) return undefined;
+  const which = ['--help', '-h', 'help'].includes(args[0]!) ? 'help' : ['--version', '-V'].includes(args[0]!) ? 'version' : undefined;
+  if (!which || process.getBuiltinModule('node:tty').isatty(1)) return undefined;
+  if ((env.FORCE_COLOR && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') || env.CLICOLOR_FORCE !== undefined) return undefined;
+  try {
+    const text = (JSON.parse(readFileSync(join(dist, 'fixed.json'), 'utf8')) as Record<string, unknown>)[which];
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Run a command line; `dist` is the build folder. */
 export async function main(args: string[], dist: string): Promise<void> {
+  const fixed = fixedOutput(args, dist);
+  if (fixed !== undefined) {
+    try {
+      writeSync(1, fixed);
+    } catch {
+      /* a reader that stopped early (EPIPE) is not an error, as for any command */
+    }
+    return;
+  }
   if (usesMainBuild(args)) {
     enableCompileCache(process.env);
     const { run } = (await import(pathToFileURL(join(dist, 'main.js')).href)) as Cli;
