@@ -13,10 +13,9 @@
  * compiles as if there were none). Writing one removes the caches of other builds. PDESK_CODE_CACHE=0 turns
  * it off (the test suite does, except the tests about it).
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { fstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Script } from 'node:vm';
 import { commandWords, usesMainBuild } from './route.js';
 
 interface Cli {
@@ -107,6 +106,7 @@ export function loadOneShot(file: string, args: readonly string[], env: NodeJS.P
   const dir = env.PDESK_CODE_CACHE === '0' || !id ? undefined : cacheDir(env);
   const cache = dir ? cacheFileFor(dir, id![1]!, id![2]!, args) : undefined;
   const cached = cache && readCache(cache.file);
+  const { Script } = process.getBuiltinModule('node:vm');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData: cached,
@@ -141,6 +141,20 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
 }
 
 /**
+ * Whether stdout is a terminal, without loading node:tty (which loads node:net and the streams, ~2 ms) when a
+ * stat says: a pipe, a file or /dev/null is not one; another character device is asked about.
+ */
+function stdoutIsTerminal(): boolean {
+  try {
+    const out = fstatSync(1);
+    if (!out.isCharacterDevice() || out.rdev === statSync('/dev/null').rdev) return false;
+  } catch {
+    /* ask node */
+  }
+  return process.getBuiltinModule('node:tty').isatty(1);
+}
+
+/**
  * What `pdesk --help` (`-h`, `help`) and `pdesk --version` (`-V`) print, as the build recorded it
  * (scripts/build.mjs runs the CLI for it), when the output would be the same: stdout is not a terminal (commander
  * then wraps at 80 columns) and no colour is forced. Building the whole command tree to print fixed text was
@@ -149,7 +163,7 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
 export function fixedOutput(args: readonly string[], dist: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (args.length !== 1) return undefined;
   const which = ['--help', '-h', 'help'].includes(args[0]!) ? 'help' : ['--version', '-V'].includes(args[0]!) ? 'version' : undefined;
-  if (!which || process.getBuiltinModule('node:tty').isatty(1)) return undefined;
+  if (!which || stdoutIsTerminal()) return undefined;
   if ((env.FORCE_COLOR && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') || env.CLICOLOR_FORCE !== undefined) return undefined;
   try {
     const text = (JSON.parse(readFileSync(join(dist, 'fixed.json'), 'utf8')) as Record<string, unknown>)[which];
