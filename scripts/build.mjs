@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { lazyChildProcess, lazyRgiEmoji, yogaWithoutFetch } from './build-patches.mjs';
 
 const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const common = {
@@ -22,25 +23,6 @@ const common = {
   legalComments: 'none',
 };
 
-/**
- * commander requires node:child_process (with node:net, node:dgram and more under it) when it loads, for
- * executable subcommands pdesk does not have; it is required when commander spawns one instead (+12 M
- * instructions on every start otherwise).
- */
-const lazyChildProcess = {
-  name: 'commander-lazy-child-process',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (a) => {
-      const eager = "const childProcess = require('node:child_process');";
-      const source = readFileSync(a.path, 'utf8');
-      if (!source.includes(eager))
-        throw new Error(`${a.path}: commander no longer requires child_process as expected; update ${import.meta.url}`);
-      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
-      return { contents: source.replace(eager, lazy), loader: 'js' };
-    });
-  },
-};
-
 // Build into a fresh folder and swap it in, so a pdesk process running meanwhile never sees a half-written dist/.
 const tmp = `dist.tmp-${process.pid}`;
 await build({
@@ -51,7 +33,7 @@ await build({
   outdir: tmp,
   chunkNames: 'chunks/[name]-[hash]',
   external: ['react-devtools-core'],
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, yogaWithoutFetch, lazyRgiEmoji],
   banner: { js: "import{createRequire as __pdeskCreateRequire}from'module';const require=__pdeskCreateRequire(import.meta.url);" },
 });
 
