@@ -21,19 +21,70 @@ export const lazyChildProcess = {
   },
 };
 
+/** Replace `from` by `to` in a dependency's source, failing the build when `from` is not there `count` times. */
+function patched(path, source, from, to, count = 1) {
+  const found = source.split(from).length - 1;
+  if (found !== count)
+    throw new Error(`${path}: expected ${count}× ${JSON.stringify(from)}, found ${found}; update scripts/build-patches.mjs`);
+  return source.replaceAll(from, () => to);
+}
+
 /**
- * yoga-layout (Ink's layout engine) loads its WebAssembly from a base64 data: URL through the global fetch when
- * there is one, as on Node 18+: that loads node's own undici and decodes the URL in JavaScript, about a tenth
- * of the TUI's start-up. Its own synchronous path (atob) is taken instead, as where fetch does not exist.
+ * yoga-layout (Ink's layout engine) is an Emscripten module that starts with a top-level await, which a
+ * CommonJS bundle cannot hold, and fetches its WebAssembly from a base64 data: URL through the global fetch
+ * (node's own undici, decoding the URL in JavaScript: about a tenth of the TUI's start-up). Here it starts
+ * synchronously instead: Emscripten's `instantiateWasm` hook gets the module's own synchronous byte decoder
+ * (`wa`), compiles and instantiates on the spot, and the runtime then starts before `loadYoga()` returns.
  */
-export const yogaWithoutFetch = {
-  name: 'yoga-without-fetch',
+export const yogaSynchronous = {
+  name: 'yoga-synchronous',
   setup(b) {
     b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (a) => {
+      let source = readFileSync(a.path, 'utf8');
+      source = patched(a.path, source, 'h.instantiateWasm(d,\na)', 'h.instantiateWasm(d,a,wa)');
+      source = patched(a.path, source, '"function"!=typeof fetch', 'true', 2);
+      source = patched(a.path, source, 'var _scriptDir = import.meta.url', 'var _scriptDir = undefined');
+      return { contents: source, loader: 'js' };
+    });
+    b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, (a) => {
       const source = readFileSync(a.path, 'utf8');
-      const uses = source.split('"function"!=typeof fetch').length - 1;
-      if (uses !== 2) throw new Error(`${a.path}: expected 2 fetch checks, found ${uses}; update scripts/build-patches.mjs`);
-      return { contents: source.replaceAll('"function"!=typeof fetch', 'true'), loader: 'js' };
+      patched(a.path, source, 'const Yoga = wrapAssembly(await loadYoga());', '');
+      return {
+        contents: `import loadYogaImpl from '../binaries/yoga-wasm-base64-esm.js';
+import wrapAssembly from './wrapAssembly.js';
+const moduleArg = {
+  instantiateWasm(imports, receive, binary) {
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(binary()), imports);
+    receive(instance);
+    return instance.exports;
+  },
+};
+loadYogaImpl(moduleArg);
+if (!moduleArg.calledRun) throw new Error('yoga-layout did not start synchronously (scripts/build-patches.mjs)');
+const Yoga = wrapAssembly(moduleArg);
+export default Yoga;
+export * from './generated/YGEnums.js';
+`,
+        loader: 'js',
+        resolveDir: a.path.replace(/[\\/][^\\/]*$/, ''),
+      };
+    });
+  },
+};
+
+/**
+ * Ink's reconciler awaits at top level for its development mode (DEV=true: React devtools, its package.json),
+ * which a CommonJS bundle cannot hold. pdesk's build has no devtools: DEV=true changes nothing (the ESM build it
+ * replaces printed a warning that react-devtools-core is not installed).
+ */
+export const inkWithoutTopLevelAwait = {
+  name: 'ink-without-top-level-await',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (a) => {
+      let source = readFileSync(a.path, 'utf8');
+      source = patched(a.path, source, "await import('./devtools.js');", 'void 0;');
+      source = patched(a.path, source, '? await loadPackageJson()', '? { name: undefined, version: undefined }');
+      return { contents: source, loader: 'js' };
     });
   },
 };
@@ -43,7 +94,7 @@ export const yogaWithoutFetch = {
  * instructions (~30 ms), the largest single cost of the TUI's first frame, for text that is nearly always plain.
  * It is built on first need instead, and only for what can be an RGI emoji: a segment of one code point is one
  * only if it has Emoji_Presentation (UTS #51 basic emoji; checked for every code point by
- * test/tui/string-width-patch.test.ts), so single code points are asked of that small class first.
+ * test/build-patches.test.ts), so single code points are asked of that small class first.
  */
 export const lazyRgiEmoji = {
   name: 'string-width-lazy-rgi-emoji',

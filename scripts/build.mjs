@@ -1,87 +1,85 @@
-// Bundle src/ into dist/ with esbuild (DEVELOPERS.md, "Stack notes"):
-// - dist/cli.cjs: one-shot commands, one CommonJS file that bin/pdesk.js compiles with a V8 code cache
-//   (src/cli/boot.ts). It holds the CLI and the core only: the TUI, the sandbox, listen, bulk sends, undici and
-//   conf are stubbed out, since the commands that use them run from the ESM build (src/cli/route.ts decides).
-// - dist/main.js and dist/chunks/: the ESM build in split chunks for those commands, so Ink and React, the
-//   sandbox and undici load only when used.
-// - dist/boot.cjs: what bin/pdesk.js requires: picks the build and loads it.
+// Bundle src/ into dist/ with esbuild (DEVELOPERS.md, "Stack notes"). Two CommonJS bundles, each one file that
+// bin/pdesk.js compiles through vm.Script with a V8 code cache (src/cli/boot.ts; Node 20 has no compile cache
+// for ES modules, and compiling was the largest part of every start):
+// - dist/cli.cjs: one-shot commands. The CLI and the core only: the TUI, the sandbox, listen, bulk sends,
+//   undici and conf are stubbed out, since the commands that use them run from dist/full.cjs
+//   (src/cli/route.ts decides). Its clients send through node:http (src/cli/oneshot.ts).
+// - dist/full.cjs: everything, for the TUI and the other long-running commands. Modules load when first used
+//   (esbuild wraps what is imported with `await import()`), so `pdesk listen` never runs Ink.
+// - dist/boot.cjs: what bin/pdesk.js requires: picks the bundle and loads it.
 // - dist/fixed.json: the output of `pdesk --help` and `pdesk --version`, which boot prints without the CLI.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { lazyChildProcess, lazyRgiEmoji, yogaWithoutFetch } from './build-patches.mjs';
+import { inkWithoutTopLevelAwait, lazyChildProcess, lazyRgiEmoji, yogaSynchronous } from './build-patches.mjs';
 
 const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
+  format: 'cjs',
   define: { 'process.env.NODE_ENV': '"production"' },
   jsx: 'automatic',
   logLevel: 'warning',
   legalComments: 'none',
 };
 
+/** `await import('node:fs')` in a command: vm.Script has no module loader, so it becomes a require(). */
+const builtinDynamicImports = {
+  name: 'builtin-dynamic-imports',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, namespace: 'builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(a.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** In dist/cli.cjs, what only the full bundle's commands load: a stub that says so if it is ever reached. */
+const FULL_BUNDLE_ONLY = /^(undici|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk)\//;
+const fullBundleOnly = {
+  name: 'full-bundle-only',
+  setup(b) {
+    b.onResolve({ filter: FULL_BUNDLE_ONLY }, (a) =>
+      a.importer.includes('node_modules') ? undefined : { path: a.path, namespace: 'full-bundle-only' },
+    );
+    // Importing the stub is harmless (a static import of it must not break every one-shot command); using
+    // anything from it throws, naming the module and where the routing is decided.
+    b.onLoad({ filter: /.*/, namespace: 'full-bundle-only' }, (a) => ({
+      contents: `const message = ${JSON.stringify(`pdesk: ${a.path} belongs to the full bundle (dist/full.cjs); this command line should not have reached dist/cli.cjs (src/cli/route.ts).`)};
+module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeof key === 'symbol') return undefined; throw new Error(message); } });`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Build one bundle and write it with its first line naming the build, which keys the code cache (V8 itself
+ * only checks the source's length). */
+async function bundle(entry, file, plugins, external = []) {
+  const r = await build({ ...common, entryPoints: [entry], write: false, outfile: file, plugins, external, metafile: true });
+  const code = r.outputFiles[0].text;
+  const dynamic = Object.values(r.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import' && i.external));
+  if (dynamic.length) throw new Error(`${file} must not import() ${dynamic.map((i) => i.path).join(', ')}: vm.Script has no module loader`);
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  writeFileSync(file, `// pdesk ${version} ${hash}\n${code}`);
+}
+
 // Build into a fresh folder and swap it in, so a pdesk process running meanwhile never sees a half-written dist/.
 const tmp = `dist.tmp-${process.pid}`;
-await build({
-  ...common,
-  entryPoints: { main: 'src/cli/main.ts' },
-  format: 'esm',
-  splitting: true,
-  outdir: tmp,
-  chunkNames: 'chunks/[name]-[hash]',
-  external: ['react-devtools-core'],
-  plugins: [lazyChildProcess, yogaWithoutFetch, lazyRgiEmoji],
-  banner: { js: "import{createRequire as __pdeskCreateRequire}from'module';const require=__pdeskCreateRequire(import.meta.url);" },
-});
-
-await build({ ...common, entryPoints: { boot: 'src/cli/boot.ts' }, format: 'cjs', outExtension: { '.js': '.cjs' }, outdir: tmp });
-
-/** In dist/cli.cjs, what only the ESM build's commands load: a stub that says so if it is ever reached. */
-const MAIN_BUILD_ONLY = /^(undici|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk)\//;
-const oneShot = await build({
-  ...common,
-  entryPoints: ['src/cli/oneshot.ts'],
-  format: 'cjs',
-  write: false,
-  outfile: `${tmp}/cli.cjs`,
-  plugins: [
-    lazyChildProcess,
-    {
-      name: 'main-build-only',
-      setup(b) {
-        b.onResolve({ filter: MAIN_BUILD_ONLY }, (a) =>
-          a.importer.includes('node_modules') ? undefined : { path: a.path, namespace: 'main-build-only' },
-        );
-        // Importing the stub is harmless (a static import of it must not break every one-shot command); using
-        // anything from it throws, naming the module and where the routing is decided.
-        b.onLoad({ filter: /.*/, namespace: 'main-build-only' }, (a) => ({
-          contents: `const message = ${JSON.stringify(`pdesk: ${a.path} belongs to the ESM build (dist/main.js); this command line should not have reached dist/cli.cjs (src/cli/route.ts).`)};
-module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeof key === 'symbol') return undefined; throw new Error(message); } });`,
-          loader: 'js',
-        }));
-      },
-    },
-    {
-      // `await import('node:fs')` in a command: vm.Script has no module loader, so it becomes a require().
-      name: 'builtin-dynamic-imports',
-      setup(b) {
-        b.onResolve({ filter: /^node:/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, namespace: 'builtin' } : undefined));
-        b.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => ({
-          contents: `module.exports = require(${JSON.stringify(a.path)});`,
-          loader: 'js',
-        }));
-      },
-    },
-  ],
-});
-const code = oneShot.outputFiles[0].text;
-if (/\bimport\(/.test(code)) throw new Error('dist/cli.cjs must not import(): vm.Script has no module loader for it');
-// The first line names the build, which keys the code cache (V8 itself only checks the source's length).
-const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-writeFileSync(`${tmp}/cli.cjs`, `// pdesk ${version} ${hash}\n${code}`);
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp);
+await build({ ...common, entryPoints: { boot: 'src/cli/boot.ts' }, outExtension: { '.js': '.cjs' }, outdir: tmp });
+await bundle('src/cli/oneshot.ts', `${tmp}/cli.cjs`, [lazyChildProcess, fullBundleOnly, builtinDynamicImports]);
+await bundle(
+  'src/cli/main.ts',
+  `${tmp}/full.cjs`,
+  [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, lazyRgiEmoji, builtinDynamicImports],
+  // Ink imports the React devtools only with DEV=true, which this build does not support (build-patches.mjs).
+  ['react-devtools-core'],
+);
 
 // `pdesk --help` and `pdesk --version` printed by the build itself, for boot to print without loading the CLI
 // (src/cli/boot.ts, fixedOutput): the root help of a plain, non-terminal stdout, as commander prints it.

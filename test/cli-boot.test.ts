@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, cacheFileFor, fixedOutput, readCache, sampledChecksum, writeCache } from '../src/cli/boot.js';
-import { commandWords, usesMainBuild } from '../src/cli/route.js';
+import { commandWords, usesFullBundle } from '../src/cli/route.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 describe('which build runs a command line', () => {
@@ -38,8 +38,8 @@ describe('which build runs a command line', () => {
     [['--limit', '5', 'appointments', 'list'], false],
     [['chat', 'send', '--text', 'tui'], false],
     [['notifications', 'send', '--email', 'a@example.org', '--text', 'csv'], false],
-  ])('%j → ESM build: %s', (args, main) => {
-    expect(usesMainBuild(args)).toBe(main);
+  ])('%j → full bundle: %s', (args, full) => {
+    expect(usesFullBundle(args)).toBe(full);
   });
 
   it('commandWords skips options and the values of global options', () => {
@@ -74,7 +74,7 @@ describe('the one-shot bundle', () => {
     const code = readFileSync(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)), 'utf8');
     expect(code).toMatch(/^\/\/ pdesk \d+\.\d+\.\d+\S* [0-9a-f]{16}\n/);
     for (const marker of ['llhttp', 'yoga', 'react-reconciler', 'new Conf(', 'class Pool ']) expect(code).not.toContain(marker);
-    expect(code).toContain('belongs to the ESM build (dist/main.js)');
+    expect(code).toContain('belongs to the full bundle (dist/full.cjs)');
   });
 });
 
@@ -161,7 +161,7 @@ describe('the code cache of dist/cli.cjs', () => {
     const file = join(tempDir(), 'cli-x-a.v8');
     writeCache(file, 'cli-x-', data);
     expect(readCache(file)).toEqual(data);
-    const { file: named } = cacheFileFor('/c', '1.2.3', 'abc', ['--profile', 'p', 'slots', 'list', '--from', 'x']);
+    const { file: named } = cacheFileFor('/c', 'cli', '1.2.3', 'abc', ['--profile', 'p', 'slots', 'list', '--from', 'x']);
     expect(named).toBe(`/c/cli-1.2.3-abc-node${process.version}-${process.arch}-slots-list.v8`);
   });
 });

@@ -1,22 +1,22 @@
 /**
- * What bin/pdesk.js runs (built to dist/boot.js): picks the bundle for the command line (route.ts) and loads
- * it. One-shot commands run from dist/cli.cjs, one CommonJS file compiled through `vm.Script` with a V8 code
- * cache, so a run skips parsing and compiling what the same command compiled before (Node 20 has no compile
- * cache for ES modules). Long-running commands import the ESM build (dist/main.js), with node's own compile
- * cache where node has one (22.1 and later).
+ * What bin/pdesk.js runs (built to dist/boot.cjs): picks the bundle for the command line (route.ts) and loads
+ * it through `vm.Script` with a V8 code cache, so a run skips parsing and compiling what the same command
+ * compiled before (Node 20 has no compile cache of its own, and compiling was the largest part of every
+ * start). One-shot commands run from dist/cli.cjs, the TUI and other long-running commands from dist/full.cjs
+ * (scripts/build.mjs).
  *
  * The code cache lives in the user's cache folder (PDESK_CACHE_DIR, else env-paths' `cache` for "pdesk"), one
- * file per command (`slots list`) and build: pdesk version, bundle hash, node version, architecture. V8 reads a
- * cache whole, so one cache per command holds only what that command runs (a cache of every command would cost
- * each run ~10 M instructions more to read). A cache is written atomically at the exit of a successful run
- * when it is missing or V8 rejected it; one that cannot be read, written or trusted is ignored (the run
- * compiles as if there were none). Writing one removes the caches of other builds. PDESK_CODE_CACHE=0 turns
- * it off (the test suite does, except the tests about it).
+ * file per bundle, command (`slots list`) and build: pdesk version, bundle hash, node version, architecture.
+ * V8 reads a cache whole, so one cache per command holds only what that command runs (a cache of every command
+ * would cost each run ~10 M instructions more to read). A cache is written atomically at exit when it is
+ * missing or V8 rejected it, after a successful one-shot command or any run of a long-running one but a usage
+ * error; one that cannot be read, written or trusted is ignored (the run compiles as if there were none).
+ * Writing one removes the caches of the bundle's other builds. PDESK_CODE_CACHE=0 turns it off (the test suite
+ * does, except the tests about it).
  */
 import { fstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { commandWords, usesMainBuild } from './route.js';
+import { commandWords, usesFullBundle } from './route.js';
 
 interface Cli {
   run(args: string[]): Promise<void>;
@@ -70,14 +70,18 @@ export function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Write a cache file atomically; `build` (the file name's prefix) tells this build's caches from others'. */
+/**
+ * Write a cache file atomically. `build` (the file name's prefix, `<bundle>-<version>-…-`) tells this build's
+ * caches from other builds of the same bundle.
+ */
 export function writeCache(file: string, build: string, data: Buffer): void {
   const dir = dirname(file);
   const tmp = `${file}.${process.pid}.tmp`;
+  const bundle = build.slice(0, build.indexOf('-') + 1);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const files = readdirSync(dir).filter((f) => f.startsWith('cli-') && f.endsWith('.v8'));
-    // Caches of other builds (an older pdesk, another node) are dead weight.
+    const files = readdirSync(dir).filter((f) => f.startsWith(bundle) && f.endsWith('.v8'));
+    // Caches of the bundle's other builds (an older pdesk, another node) are dead weight.
     for (const f of files) if (!f.startsWith(build)) rmSync(join(dir, f), { force: true });
     if (files.filter((f) => f.startsWith(build)).length >= MAX_CACHES) return;
     const header = `${MAGIC}${JSON.stringify({ length: data.length, sum: sampledChecksum(data) })}\n`;
@@ -88,9 +92,18 @@ export function writeCache(file: string, build: string, data: Buffer): void {
   }
 }
 
-/** The cache file of a command line: `cli-<version>-<bundle hash>-node<version>-<arch>-<command words>.v8`. */
-export function cacheFileFor(dir: string, version: string, hash: string, args: readonly string[]): { file: string; build: string } {
-  const build = `cli-${version}-${hash}-node${process.version}-${process.arch}-`;
+/**
+ * The cache file of a bundle and command line: `<bundle>-<version>-<bundle hash>-node<version>-<arch>-<command
+ * words>.v8`; `build` is the part before the command words.
+ */
+export function cacheFileFor(
+  dir: string,
+  bundle: string,
+  version: string,
+  hash: string,
+  args: readonly string[],
+): { file: string; build: string } {
+  const build = `${bundle}-${version}-${hash}-node${process.version}-${process.arch}-`;
   const command =
     commandWords(args)
       .join('-')
@@ -98,13 +111,22 @@ export function cacheFileFor(dir: string, version: string, hash: string, args: r
   return { file: join(dir, `${build}${command}.v8`), build };
 }
 
-/** Load dist/cli.cjs through the code cache of the command `args` names. */
-export function loadOneShot(file: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Cli {
+/**
+ * Load a bundle (dist/cli.cjs, dist/full.cjs) through the code cache of the command `args` names. `keep`
+ * says which exit codes leave a cache behind.
+ */
+export function loadBundle(
+  file: string,
+  args: readonly string[],
+  keep: (code: number) => boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): Cli {
   const source = readFileSync(file, 'utf8');
   // The build's first line: `// pdesk <version> <content hash>`.
   const id = /^\/\/ pdesk (\S+) (\S+)/.exec(source);
   const dir = env.PDESK_CODE_CACHE === '0' || !id ? undefined : cacheDir(env);
-  const cache = dir ? cacheFileFor(dir, id![1]!, id![2]!, args) : undefined;
+  const bundle = file.replace(/^.*[\\/]/, '').replace(/\.cjs$/, '');
+  const cache = dir ? cacheFileFor(dir, bundle, id![1]!, id![2]!, args) : undefined;
   const cached = cache && readCache(cache.file);
   const { Script } = process.getBuiltinModule('node:vm');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -116,28 +138,15 @@ export function loadOneShot(file: string, args: readonly string[], env: NodeJS.P
   // loading node:module for createRequire.
   script.runInThisContext()(mod.exports, require, mod, file, dirname(file));
   if (cache && (!cached || script.cachedDataRejected === true))
-    // At exit the cached data holds everything the command compiled. Only a successful run writes one, so a
-    // mistyped command leaves no file behind.
+    // At exit the cached data holds everything the command compiled.
     process.once('exit', (code) => {
       try {
-        if (code === 0) writeCache(cache.file, cache.build, script.createCachedData());
+        if (keep(code)) writeCache(cache.file, cache.build, script.createCachedData());
       } catch {
         /* a cache is never worth a failed run */
       }
     });
   return mod.exports;
-}
-
-/** Node 22.1+ caches compiled ES modules itself: turn it on for the long-running build. */
-function enableCompileCache(env: NodeJS.ProcessEnv): void {
-  const dir = env.PDESK_CODE_CACHE === '0' ? undefined : cacheDir(env);
-  const enable = (process.getBuiltinModule('node:module') as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
-  if (!dir || !enable) return;
-  try {
-    enable(join(dir, 'esm'));
-  } catch {
-    /* no cache, then */
-  }
 }
 
 /**
@@ -184,10 +193,8 @@ export async function main(args: string[], dist: string): Promise<void> {
     }
     return;
   }
-  if (usesMainBuild(args)) {
-    enableCompileCache(process.env);
-    const { run } = (await import(pathToFileURL(join(dist, 'main.js')).href)) as Cli;
-    return run(args);
-  }
-  return loadOneShot(join(dist, 'cli.cjs'), args).run(args);
+  // A one-shot command leaves a cache only after it succeeded, so a mistyped command leaves no file behind; a
+  // long-running one ends by a signal as often as not (130, 143), and only a usage error (2) is left out.
+  if (usesFullBundle(args)) return loadBundle(join(dist, 'full.cjs'), args, (code) => code !== 2).run(args);
+  return loadBundle(join(dist, 'cli.cjs'), args, (code) => code === 0).run(args);
 }

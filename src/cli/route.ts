@@ -1,11 +1,11 @@
 /**
- * Which build runs a command line (bin/pdesk.js → dist/boot.cjs, src/cli/boot.ts). The ESM build (dist/main.js
- * and its split chunks) runs the long-running commands (the TUI, `listen`, the sandbox, a bulk send with
- * `--csv`, `check`, `doctor`: Ink, React, undici's pools) and the profile commands that write the store (conf).
- * Every other command is one-shot and runs from dist/cli.cjs: one CommonJS file compiled with a V8 code cache,
- * which sends through node:http and holds neither undici, the TUI nor conf.
+ * Which bundle runs a command line (bin/pdesk.js → dist/boot.cjs, src/cli/boot.ts). dist/full.cjs holds
+ * everything and runs the long-running commands (the TUI, `listen`, the sandbox, a bulk send with `--csv`,
+ * `check`, `doctor`: Ink, React, undici's pools) and the profile commands that write the store (conf). Every
+ * other command is one-shot and runs from dist/cli.cjs, which holds the CLI and the core only, sends through
+ * node:http and has neither undici, the TUI nor conf to read and compile.
  */
-const MAIN_BUILD = new Set(['tui', 'listen', 'sandbox', 'check', 'doctor']);
+const FULL_BUNDLE = new Set(['tui', 'listen', 'sandbox', 'check', 'doctor']);
 /** `profile` subcommands that write profiles.json through conf. */
 const PROFILE_WRITES = new Set(['add', 'import', 'use', 'remove']);
 /** Global options that take a value, which may stand before the command (`--profile prod tui`). */
@@ -22,11 +22,11 @@ export function commandWords(args: readonly string[], max = 2): string[] {
   return words;
 }
 
-/** Whether a command line runs from the ESM build (dist/main.js) rather than dist/cli.cjs. */
-export function usesMainBuild(args: readonly string[]): boolean {
+/** Whether a command line runs from dist/full.cjs rather than dist/cli.cjs. */
+export function usesFullBundle(args: readonly string[]): boolean {
   if (args.length === 0) return true; // `pdesk` opens the TUI
   if (args.some((a) => a === '--csv' || a.startsWith('--csv='))) return true;
   const [command, sub] = commandWords(args);
   if (command === 'profile') return sub !== undefined && PROFILE_WRITES.has(sub);
-  return command !== undefined && MAIN_BUILD.has(command);
+  return command !== undefined && FULL_BUNDLE.has(command);
 }
