@@ -96,17 +96,6 @@ export const inkWithoutTopLevelAwait = {
  * only if it has Emoji_Presentation (UTS #51 basic emoji; checked for every code point by
  * test/build-patches.test.ts), so single code points are asked of that small class first.
  */
-export const lazyRgiEmoji = {
-  name: 'string-width-lazy-rgi-emoji',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, (a) => {
-      const source = readFileSync(a.path, 'utf8');
-      const eager = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;';
-      if (!source.includes(eager)) return undefined; // another string-width version (wrap-ansi's): left as it is
-      return { contents: source.replace(eager, () => RGI_EMOJI_LAZY), loader: 'js' };
-    });
-  },
-};
 export const RGI_EMOJI_LAZY = `let rgiEmojiFull;
 const emojiPresentation = /\\p{Emoji_Presentation}/u;
 const rgiEmojiRegex = {
@@ -117,3 +106,84 @@ const rgiEmojiRegex = {
 		return rgiEmojiFull.test(segment);
 	},
 };`;
+
+/**
+ * Text a grapheme segmenter needs not look at: only code points that are each their own grapheme cluster
+ * whatever surrounds them (Unicode's Grapheme_Cluster_Break Other or Control: Latin, punctuation, symbols,
+ * arrows, box drawing; carriage return excluded, it pairs with a line feed). Checked against Intl.Segmenter
+ * for every one of them by test/build-patches.test.ts.
+ */
+export const SIMPLE_TEXT = String.raw`^[\0-\f\x0E-\u02FF\u2010-\u2027\u2030-\u205E\u2070-\u20CF\u2100-\u2BFF]*$`;
+
+/** The module the segmenter patch imports: an Intl.Segmenter made on first need, with the fast path above. */
+export const SEGMENTER_MODULE = `const simple = new RegExp(${JSON.stringify(SIMPLE_TEXT)});
+export function lazySegmenter(locales, options, fastPath) {
+  let real;
+  return {
+    segment(input) {
+      if (fastPath && simple.test(input)) {
+        const segments = [];
+        for (let index = 0; index < input.length; index++) segments.push({ segment: input[index], index, input });
+        return segments;
+      }
+      real ??= new Intl.Segmenter(locales, options);
+      return real.segment(input);
+    },
+  };
+}
+`;
+
+/**
+ * Ink's text measuring (string-width), output (@alcalzone/ansi-tokenize), wrapping (wrap-ansi's string-width)
+ * and slicing (slice-ansi) each make an Intl.Segmenter when they load: the first one starts ICU, ~90 M
+ * instructions (~13 ms), before the TUI has drawn anything. Each is made on first need instead, and the two the
+ * first frame uses (measuring and output, which only iterate) skip it for text of code points that are each
+ * their own grapheme (SIMPLE_TEXT): a frame of Latin text, punctuation and box drawing never starts ICU.
+ */
+const SEGMENTERS = [
+  // Wrapping only (wrap-ansi's own string-width): made lazily, no fast path. First: the filter below matches it too.
+  {
+    file: /[\\/]wrap-ansi[\\/]node_modules[\\/]string-width[\\/]index\.js$/,
+    eager: 'const segmenter = new Intl.Segmenter();',
+    args: 'undefined, undefined, false',
+  },
+  // string-width's RGI_Emoji regex is built lazily too (RGI_EMOJI_LAZY, above).
+  {
+    file: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/,
+    eager: 'const segmenter = new Intl.Segmenter();',
+    args: 'undefined, undefined, true',
+    rgi: true,
+  },
+  {
+    file: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
+    eager: 'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+    args: "undefined, { granularity: 'grapheme' }, true",
+  },
+  // slice-ansi uses more than iteration (Segments.containing): made lazily, no fast path.
+  {
+    file: /[\\/]slice-ansi[\\/]tokenize-ansi\.js$/,
+    eager: "const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});",
+    args: "undefined, { granularity: 'grapheme' }, false",
+  },
+];
+/** Ink's text dependencies, patched as the comments above say (string-width, ansi-tokenize, wrap-ansi, slice-ansi). */
+export const inkText = {
+  name: 'ink-text',
+  setup(b) {
+    b.onResolve({ filter: /^pdesk:segmenter$/ }, () => ({ path: 'segmenter', namespace: 'pdesk' }));
+    b.onLoad({ filter: /^segmenter$/, namespace: 'pdesk' }, () => ({ contents: SEGMENTER_MODULE, loader: 'js' }));
+    for (const { file, eager, args, rgi } of SEGMENTERS)
+      b.onLoad({ filter: file }, (a) => {
+        let source = readFileSync(a.path, 'utf8');
+        if (rgi) source = patched(a.path, source, 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', RGI_EMOJI_LAZY);
+        const name = eager.slice('const '.length, eager.indexOf(' ='));
+        source = patched(
+          a.path,
+          source,
+          eager,
+          `import { lazySegmenter as __pdeskLazySegmenter } from 'pdesk:segmenter';\nconst ${name} = __pdeskLazySegmenter(${args});`,
+        );
+        return { contents: source, loader: 'js' };
+      });
+  },
+};

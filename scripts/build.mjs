@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { inkWithoutTopLevelAwait, lazyChildProcess, lazyRgiEmoji, yogaSynchronous } from './build-patches.mjs';
+import { inkText, inkWithoutTopLevelAwait, lazyChildProcess, yogaSynchronous } from './build-patches.mjs';
 
 const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const common = {
@@ -76,7 +76,7 @@ await bundle('src/cli/oneshot.ts', `${tmp}/cli.cjs`, [lazyChildProcess, fullBund
 await bundle(
   'src/cli/main.ts',
   `${tmp}/full.cjs`,
-  [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, lazyRgiEmoji, builtinDynamicImports],
+  [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, inkText, builtinDynamicImports],
   // Ink imports the React devtools only with DEV=true, which this build does not support (build-patches.mjs).
   ['react-devtools-core'],
 );
