@@ -56,11 +56,34 @@ module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeo
   },
 };
 
+/**
+ * esbuild's `__toESM` wraps a CommonJS module for an ES module that imports it, copying every export into a
+ * new object of getters, at every importing module: `node:process` (80 properties) for 20 of Ink's modules,
+ * React (44) for each screen, ~3,000 properties and ~45 M instructions at the TUI's start. Each module is
+ * wrapped once instead (per import style), and the wrapper shared: an ES module namespace is read-only anyway.
+ */
+const TO_ESM = 'var __toESM = (mod, isNodeMode, target) => (';
+function onceEsmWrapper(code) {
+  const at = code.indexOf(TO_ESM);
+  if (at < 0) return code; // no CommonJS module imported from an ES module
+  if (code.indexOf(TO_ESM, at + 1) >= 0) throw new Error('two __toESM helpers in one bundle: update scripts/build.mjs');
+  const cached = `var __toESMOnce = [new WeakMap(), new WeakMap()];
+var __toESM = (mod, isNodeMode) => {
+  if (mod === null || (typeof mod !== "object" && typeof mod !== "function")) return __toESMEach(mod, isNodeMode);
+  const seen = __toESMOnce[isNodeMode ? 1 : 0];
+  let ns = seen.get(mod);
+  if (!ns) seen.set(mod, (ns = __toESMEach(mod, isNodeMode)));
+  return ns;
+};
+var __toESMEach = (mod, isNodeMode, target) => (`;
+  return code.slice(0, at) + cached + code.slice(at + TO_ESM.length);
+}
+
 /** Build one bundle and write it with its first line naming the build, which keys the code cache (V8 itself
  * only checks the source's length). */
 async function bundle(entry, file, plugins, external = []) {
   const r = await build({ ...common, entryPoints: [entry], write: false, outfile: file, plugins, external, metafile: true });
-  const code = r.outputFiles[0].text;
+  const code = onceEsmWrapper(r.outputFiles[0].text);
   const dynamic = Object.values(r.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import' && i.external));
   if (dynamic.length) throw new Error(`${file} must not import() ${dynamic.map((i) => i.path).join(', ')}: vm.Script has no module loader`);
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
