@@ -1,8 +1,8 @@
 /**
  * The transport for long-running work (bulk sends, listen, the sandbox's pushes, the TUI): undici `request()`
  * on one keep-alive Pool per origin (and TLS setting), about 2.7 times fetch's throughput (DEVELOPERS.md,
- * "Stack notes"). undici (about 1 MB of code and a WebAssembly parser) is imported on the first request, so
- * a process that never sends through a pool never loads it.
+ * "Stack notes"). undici (about 1 MB of code and a WebAssembly parser) is imported when a pool transport is
+ * made, after the turn that made it, so a process that never makes one never loads it.
  */
 import type { Pool } from 'undici';
 import {
@@ -11,12 +11,14 @@ import {
   type RawRequest,
   RetryingTransport,
   type TlsFiles,
+  type TransportOptions,
   connectionKey,
   tlsConnectOptions,
 } from './transport.js';
 
 type Undici = typeof import('undici');
 let undici: Undici | undefined;
+let loading: Promise<Undici> | undefined;
 
 async function loadUndici(): Promise<Undici> {
   const m = await import('undici');
@@ -27,6 +29,17 @@ async function loadUndici(): Promise<Undici> {
 
 export class PoolTransport extends RetryingTransport {
   private readonly pools = new Map<string, Pool>();
+
+  constructor(opts: TransportOptions = {}) {
+    super(opts);
+    // Start loading undici once the current turn is done (the TUI draws its first frame first), so the first
+    // request does not wait for it.
+    if (!undici && !loading)
+      setImmediate(() => {
+        loading ??= loadUndici();
+        loading.catch(() => undefined); // a failure is reported by the request that needs it
+      }).unref();
+  }
 
   private pool(u: Undici, origin: string, tls?: TlsFiles): Pool {
     const key = connectionKey(origin, tls);
@@ -45,7 +58,7 @@ export class PoolTransport extends RetryingTransport {
   }
 
   protected async send(url: URL, req: RawRequest, deadline: Deadline): Promise<Answer> {
-    undici ??= await loadUndici();
+    undici ??= await (loading ??= loadUndici());
     const u = undici;
     // undici takes the Deadline itself as its signal (cheap listeners); a caller's signal is combined with it.
     const signal = req.signal ? AbortSignal.any([deadline.signal(), req.signal]) : deadline;
