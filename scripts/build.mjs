@@ -1,12 +1,16 @@
-// Bundle src/ into dist/ with esbuild (DEVELOPERS.md, "Stack notes"). Two CommonJS bundles, each one file that
-// bin/pdesk.js compiles through vm.Script with a V8 code cache (src/cli/boot.ts; Node 20 has no compile cache
-// for ES modules, and compiling was the largest part of every start):
+// Bundle src/ into dist/ with esbuild (DEVELOPERS.md, "Stack notes"); src/cli/route.ts decides which runs a
+// command line. Two CommonJS bundles, each one file that bin/pdesk.js compiles through vm.Script with a V8 code
+// cache (src/cli/boot.ts; Node 20 has no compile cache for ES modules, and compiling was the largest part of
+// every start):
 // - dist/cli.cjs: one-shot commands. The CLI and the core only: the TUI, the sandbox, listen, bulk sends,
-//   undici and conf are stubbed out, since the commands that use them run from dist/full.cjs
-//   (src/cli/route.ts decides). Its clients send through node:http (src/cli/oneshot.ts).
-// - dist/full.cjs: everything, for the TUI and the other long-running commands. Modules load when first used
-//   (esbuild wraps what is imported with `await import()`), so `pdesk listen` never runs Ink.
-// - dist/boot.cjs: what bin/pdesk.js requires: picks the bundle and loads it.
+//   undici and conf are stubbed out, since the commands that use them run from the other builds. Its clients
+//   send through node:http (src/cli/oneshot.ts).
+// - dist/tui.cjs: everything, for `pdesk tui` (which runs the sandbox and the receiver in-process too).
+//   Modules load when first used (esbuild wraps what is imported with `await import()`).
+// And the ESM build in split chunks, dist/main.js and dist/chunks/, for the other long-running commands (bulk
+// sends, listen, the sandbox, check, doctor) and profile writes: a process holds only the chunks it loads,
+// where a bundle of everything cost a 100,000-row bulk send ~15 MB more at its peak.
+// - dist/boot.cjs: what bin/pdesk.js requires: picks the build and loads it.
 // - dist/fixed.json: the output of `pdesk --help` and `pdesk --version`, which boot prints without the CLI.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -38,18 +42,18 @@ const builtinDynamicImports = {
   },
 };
 
-/** In dist/cli.cjs, what only the full bundle's commands load: a stub that says so if it is ever reached. */
-const FULL_BUNDLE_ONLY = /^(undici|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk)\//;
-const fullBundleOnly = {
-  name: 'full-bundle-only',
+/** In dist/cli.cjs, what only the other builds' commands load: a stub that says so if it is ever reached. */
+const NOT_ONE_SHOT = /^(undici|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk)\//;
+const notOneShot = {
+  name: 'not-one-shot',
   setup(b) {
-    b.onResolve({ filter: FULL_BUNDLE_ONLY }, (a) =>
-      a.importer.includes('node_modules') ? undefined : { path: a.path, namespace: 'full-bundle-only' },
+    b.onResolve({ filter: NOT_ONE_SHOT }, (a) =>
+      a.importer.includes('node_modules') ? undefined : { path: a.path, namespace: 'not-one-shot' },
     );
     // Importing the stub is harmless (a static import of it must not break every one-shot command); using
     // anything from it throws, naming the module and where the routing is decided.
-    b.onLoad({ filter: /.*/, namespace: 'full-bundle-only' }, (a) => ({
-      contents: `const message = ${JSON.stringify(`pdesk: ${a.path} belongs to the full bundle (dist/full.cjs); this command line should not have reached dist/cli.cjs (src/cli/route.ts).`)};
+    b.onLoad({ filter: /.*/, namespace: 'not-one-shot' }, (a) => ({
+      contents: `const message = ${JSON.stringify(`pdesk: ${a.path} is not in the one-shot bundle (dist/cli.cjs); this command line should run from dist/tui.cjs or dist/main.js (src/cli/route.ts).`)};
 module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeof key === 'symbol') return undefined; throw new Error(message); } });`,
       loader: 'js',
     }));
@@ -95,14 +99,25 @@ const tmp = `dist.tmp-${process.pid}`;
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp);
 await build({ ...common, entryPoints: { boot: 'src/cli/boot.ts' }, outExtension: { '.js': '.cjs' }, outdir: tmp });
-await bundle('src/cli/oneshot.ts', `${tmp}/cli.cjs`, [lazyChildProcess, fullBundleOnly, builtinDynamicImports]);
+await bundle('src/cli/oneshot.ts', `${tmp}/cli.cjs`, [lazyChildProcess, notOneShot, builtinDynamicImports]);
 await bundle(
   'src/cli/main.ts',
-  `${tmp}/full.cjs`,
+  `${tmp}/tui.cjs`,
   [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, inkText, builtinDynamicImports],
   // Ink imports the React devtools only with DEV=true, which this build does not support (build-patches.mjs).
   ['react-devtools-core'],
 );
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts' },
+  format: 'esm',
+  splitting: true,
+  outdir: tmp,
+  chunkNames: 'chunks/[name]-[hash]',
+  external: ['react-devtools-core'],
+  plugins: [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, inkText],
+  banner: { js: "import{createRequire as __pdeskCreateRequire}from'module';const require=__pdeskCreateRequire(import.meta.url);" },
+});
 
 // `pdesk --help` and `pdesk --version` printed by the build itself, for boot to print without loading the CLI
 // (src/cli/boot.ts, fixedOutput): the root help of a plain, non-terminal stdout, as commander prints it.

@@ -8,38 +8,38 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, cacheFileFor, fixedOutput, readCache, sampledChecksum, writeCache } from '../src/cli/boot.js';
-import { commandWords, usesFullBundle } from '../src/cli/route.js';
+import { buildFor, commandWords } from '../src/cli/route.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 describe('which build runs a command line', () => {
   it.each([
-    [[], true],
-    [['tui'], true],
-    [['tui', '--sandbox'], true],
-    [['--profile', 'prod', 'tui'], true],
-    [['--profile=prod', '--json', 'listen', '--port', '0'], true],
-    [['sandbox'], true],
-    [['check'], true],
-    [['doctor'], true],
-    [['notifications', 'send', '--csv', 'rows.csv', '--text', 'x'], true],
-    [['notifications', 'send', '--csv=rows.csv'], true],
-    [['profile', 'add', 'x'], true],
-    [['profile', 'import', 'f.json'], true],
-    [['profile', 'use', 'x'], true],
-    [['profile', 'remove', 'x'], true],
-    [['profile', 'list'], false],
-    [['profile', 'show', 'x'], false],
-    [['profile'], false],
-    [['--help'], false],
-    [['--version'], false],
-    [['help', 'tui'], false],
-    [['slots', 'list', '--from', 'today'], false],
-    [['--profile', 'tui', 'slots', 'list'], false], // a profile named "tui"
-    [['--limit', '5', 'appointments', 'list'], false],
-    [['chat', 'send', '--text', 'tui'], false],
-    [['notifications', 'send', '--email', 'a@example.org', '--text', 'csv'], false],
-  ])('%j → full bundle: %s', (args, full) => {
-    expect(usesFullBundle(args)).toBe(full);
+    [[], 'tui'],
+    [['tui'], 'tui'],
+    [['tui', '--sandbox'], 'tui'],
+    [['--profile', 'prod', 'tui'], 'tui'],
+    [['--profile=prod', '--json', 'listen', '--port', '0'], 'main'],
+    [['sandbox'], 'main'],
+    [['check'], 'main'],
+    [['doctor'], 'main'],
+    [['notifications', 'send', '--csv', 'rows.csv', '--text', 'x'], 'main'],
+    [['notifications', 'send', '--csv=rows.csv'], 'main'],
+    [['profile', 'add', 'x'], 'main'],
+    [['profile', 'import', 'f.json'], 'main'],
+    [['profile', 'use', 'x'], 'main'],
+    [['profile', 'remove', 'x'], 'main'],
+    [['profile', 'list'], 'cli'],
+    [['profile', 'show', 'x'], 'cli'],
+    [['profile'], 'cli'],
+    [['--help'], 'cli'],
+    [['--version'], 'cli'],
+    [['help', 'tui'], 'cli'],
+    [['slots', 'list', '--from', 'today'], 'cli'],
+    [['--profile', 'tui', 'slots', 'list'], 'cli'], // a profile named "tui"
+    [['--limit', '5', 'appointments', 'list'], 'cli'],
+    [['chat', 'send', '--text', 'tui'], 'cli'],
+    [['notifications', 'send', '--email', 'a@example.org', '--text', 'csv'], 'cli'],
+  ])('%j → %s', (args, build) => {
+    expect(buildFor(args)).toBe(build);
   });
 
   it('commandWords skips options and the values of global options', () => {
@@ -70,11 +70,11 @@ describe('pdesk --help and --version', () => {
 });
 
 describe('the one-shot bundle', () => {
-  it('holds neither undici, Ink, React nor conf (their imports are stubs that name the ESM build)', () => {
+  it('holds neither undici, Ink, React nor conf (their imports are stubs that name the other builds)', () => {
     const code = readFileSync(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)), 'utf8');
     expect(code).toMatch(/^\/\/ pdesk \d+\.\d+\.\d+\S* [0-9a-f]{16}\n/);
     for (const marker of ['llhttp', 'yoga', 'react-reconciler', 'new Conf(', 'class Pool ']) expect(code).not.toContain(marker);
-    expect(code).toContain('belongs to the full bundle (dist/full.cjs)');
+    expect(code).toContain('is not in the one-shot bundle (dist/cli.cjs)');
   });
 });
 

@@ -1,9 +1,9 @@
 /**
- * What bin/pdesk.js runs (built to dist/boot.cjs): picks the bundle for the command line (route.ts) and loads
- * it through `vm.Script` with a V8 code cache, so a run skips parsing and compiling what the same command
- * compiled before (Node 20 has no compile cache of its own, and compiling was the largest part of every
- * start). One-shot commands run from dist/cli.cjs, the TUI and other long-running commands from dist/full.cjs
- * (scripts/build.mjs).
+ * What bin/pdesk.js runs (built to dist/boot.cjs): picks the build for the command line (route.ts). One-shot
+ * commands run from dist/cli.cjs and the TUI from dist/tui.cjs, each loaded through `vm.Script` with a V8 code
+ * cache, so a run skips parsing and compiling what the same command compiled before (Node 20 has no compile
+ * cache of its own, and compiling was the largest part of every start). The other long-running commands
+ * import the ESM build (dist/main.js), with node's own compile cache where node has one (22.1 and later).
  *
  * The code cache lives in the user's cache folder (PDESK_CACHE_DIR, else env-paths' `cache` for "pdesk"), one
  * file per bundle, command (`slots list`) and build: pdesk version, bundle hash, node version, architecture.
@@ -16,7 +16,8 @@
  */
 import { fstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { commandWords, usesFullBundle } from './route.js';
+import { pathToFileURL } from 'node:url';
+import { buildFor, commandWords } from './route.js';
 
 interface Cli {
   run(args: string[]): Promise<void>;
@@ -112,7 +113,7 @@ export function cacheFileFor(
 }
 
 /**
- * Load a bundle (dist/cli.cjs, dist/full.cjs) through the code cache of the command `args` names. `keep`
+ * Load a bundle (dist/cli.cjs, dist/tui.cjs) through the code cache of the command `args` names. `keep`
  * says which exit codes leave a cache behind.
  */
 export function loadBundle(
@@ -147,6 +148,20 @@ export function loadBundle(
       }
     });
   return mod.exports;
+}
+
+/** Node 22.1+ caches compiled ES modules itself: turn it on for the ESM build. */
+function enableCompileCache(env: NodeJS.ProcessEnv): void {
+  const dir = env.PDESK_CODE_CACHE === '0' ? undefined : cacheDir(env);
+  // process.getBuiltinModule is Node 20.16+; enableCompileCache is 22.1+ (a no-op on this project's Node 20).
+  const mod = process.getBuiltinModule?.('node:module') as { enableCompileCache?: (dir: string) => unknown } | undefined;
+  const enable = mod?.enableCompileCache;
+  if (!dir || !enable) return;
+  try {
+    enable(join(dir, 'esm'));
+  } catch {
+    /* no cache, then */
+  }
 }
 
 /**
@@ -193,8 +208,14 @@ export async function main(args: string[], dist: string): Promise<void> {
     }
     return;
   }
-  // A one-shot command leaves a cache only after it succeeded, so a mistyped command leaves no file behind; a
-  // long-running one ends by a signal as often as not (130, 143), and only a usage error (2) is left out.
-  if (usesFullBundle(args)) return loadBundle(join(dist, 'full.cjs'), args, (code) => code !== 2).run(args);
+  const build = buildFor(args);
+  if (build === 'main') {
+    enableCompileCache(process.env);
+    const { run } = (await import(pathToFileURL(join(dist, 'main.js')).href)) as Cli;
+    return run(args);
+  }
+  // A one-shot command leaves a cache only after it succeeded, so a mistyped command leaves no file behind; the
+  // TUI ends by a signal as often as not (130, 143), and only a usage error (2) is left out.
+  if (build === 'tui') return loadBundle(join(dist, 'tui.cjs'), args, (code) => code !== 2).run(args);
   return loadBundle(join(dist, 'cli.cjs'), args, (code) => code === 0).run(args);
 }

@@ -1,11 +1,15 @@
 /**
- * Which bundle runs a command line (bin/pdesk.js → dist/boot.cjs, src/cli/boot.ts). dist/full.cjs holds
- * everything and runs the long-running commands (the TUI, `listen`, the sandbox, a bulk send with `--csv`,
- * `check`, `doctor`: Ink, React, undici's pools) and the profile commands that write the store (conf). Every
- * other command is one-shot and runs from dist/cli.cjs, which holds the CLI and the core only, sends through
- * node:http and has neither undici, the TUI nor conf to read and compile.
+ * Which build runs a command line (bin/pdesk.js → dist/boot.cjs, src/cli/boot.ts; scripts/build.mjs):
+ * - `cli`: dist/cli.cjs, the one-shot commands. The CLI and the core only, compiled with a code cache; it sends
+ *   through node:http and has neither undici, the TUI nor conf to read and compile.
+ * - `tui`: dist/tui.cjs, `pdesk tui` (and `pdesk` alone): everything, compiled with a code cache.
+ * - `main`: the ESM build, dist/main.js and its split chunks, for the other long-running commands (`listen`, the
+ *   sandbox, a bulk send with `--csv`, `check`, `doctor`: undici's pools) and the profile commands that write
+ *   the store (conf): a process holds only the chunks it loads.
  */
-const FULL_BUNDLE = new Set(['tui', 'listen', 'sandbox', 'check', 'doctor']);
+export type Build = 'cli' | 'tui' | 'main';
+
+const MAIN_BUILD = new Set(['listen', 'sandbox', 'check', 'doctor']);
 /** `profile` subcommands that write profiles.json through conf. */
 const PROFILE_WRITES = new Set(['add', 'import', 'use', 'remove']);
 /** Global options that take a value, which may stand before the command (`--profile prod tui`). */
@@ -22,11 +26,10 @@ export function commandWords(args: readonly string[], max = 2): string[] {
   return words;
 }
 
-/** Whether a command line runs from dist/full.cjs rather than dist/cli.cjs. */
-export function usesFullBundle(args: readonly string[]): boolean {
-  if (args.length === 0) return true; // `pdesk` opens the TUI
-  if (args.some((a) => a === '--csv' || a.startsWith('--csv='))) return true;
+export function buildFor(args: readonly string[]): Build {
   const [command, sub] = commandWords(args);
-  if (command === 'profile') return sub !== undefined && PROFILE_WRITES.has(sub);
-  return command !== undefined && FULL_BUNDLE.has(command);
+  if (args.length === 0 || command === 'tui') return 'tui'; // `pdesk` alone opens the TUI
+  if (args.some((a) => a === '--csv' || a.startsWith('--csv='))) return 'main';
+  if (command === 'profile') return sub !== undefined && PROFILE_WRITES.has(sub) ? 'main' : 'cli';
+  return command !== undefined && MAIN_BUILD.has(command) ? 'main' : 'cli';
 }

@@ -58,7 +58,10 @@ export class PoolTransport extends RetryingTransport {
   }
 
   protected async send(url: URL, req: RawRequest, deadline: Deadline): Promise<Answer> {
-    undici ??= await (loading ??= loadUndici());
+    if (!undici) {
+      loading ??= loadUndici();
+      undici = await loading;
+    }
     const u = undici;
     // undici takes the Deadline itself as its signal (cheap listeners); a caller's signal is combined with it.
     const signal = req.signal ? AbortSignal.any([deadline.signal(), req.signal]) : deadline;
