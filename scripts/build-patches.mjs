@@ -94,7 +94,7 @@ export const inkWithoutTopLevelAwait = {
  * instructions (~30 ms), the largest single cost of the TUI's first frame, for text that is nearly always plain.
  * It is built on first need instead, and only for what can be an RGI emoji: a segment of one code point is one
  * only if it has Emoji_Presentation (UTS #51 basic emoji; checked for every code point by
- * test/build-patches.test.ts), so single code points are asked of that small class first.
+ * test/scripts/build-patches.test.ts), so single code points are asked of that small class first.
  */
 export const RGI_EMOJI_LAZY = `let rgiEmojiFull;
 const emojiPresentation = /\\p{Emoji_Presentation}/u;
@@ -111,7 +111,7 @@ const rgiEmojiRegex = {
  * Text a grapheme segmenter needs not look at: only code points that are each their own grapheme cluster
  * whatever surrounds them (Unicode's Grapheme_Cluster_Break Other or Control: Latin, punctuation, symbols,
  * arrows, box drawing; carriage return excluded, it pairs with a line feed). Checked against Intl.Segmenter
- * for every one of them by test/build-patches.test.ts.
+ * for every one of them by test/scripts/build-patches.test.ts.
  */
 export const SIMPLE_TEXT = String.raw`^[\0-\f\x0E-\u02FF\u2010-\u2027\u2030-\u205E\u2070-\u20CF\u2100-\u2BFF]*$`;
 

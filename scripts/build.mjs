@@ -42,13 +42,17 @@ const builtinDynamicImports = {
   },
 };
 
-/** In dist/cli.cjs, what only the other builds' commands load: a stub that says so if it is ever reached. */
+/**
+ * In dist/cli.cjs, what only the other builds' commands load: a stub that says so if it is ever reached. The
+ * bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write is written with it.
+ */
 const NOT_ONE_SHOT = /^(undici|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk)\//;
+const ONE_SHOT_TOO = /\/core\/bulk\/journals?(\.js)?$/;
 const notOneShot = {
   name: 'not-one-shot',
   setup(b) {
     b.onResolve({ filter: NOT_ONE_SHOT }, (a) =>
-      a.importer.includes('node_modules') ? undefined : { path: a.path, namespace: 'not-one-shot' },
+      a.importer.includes('node_modules') || ONE_SHOT_TOO.test(a.path) ? undefined : { path: a.path, namespace: 'not-one-shot' },
     );
     // Importing the stub is harmless (a static import of it must not break every one-shot command); using
     // anything from it throws, naming the module and where the routing is decided.

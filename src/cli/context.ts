@@ -1,14 +1,20 @@
 /**
- * What every command action gets: the global options, the profile and client (loaded lazily, so `--help` and
- * usage errors cost nothing), verbose logging, and `emit` for the chosen output format.
+ * What every command action gets: the global options, the IO it runs with (streams, terminal, environment),
+ * the profile and client (loaded lazily, so `--help` and usage errors cost nothing), verbose logging, and
+ * `emit` for the chosen output format. A Context is built from the program's dependencies (`buildProgram`),
+ * so a command runs the same in the process (`systemIO()`) and in a test (`testIO()`).
  */
 import { type Command, CommanderError, type Option } from 'commander';
-import type { PdeskClient } from '../core/client.js';
+import type { ClientOptions, PdeskClient } from '../core/client.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import type { Profile } from '../profiles/schema.js';
-import { type Column, type Format, renderJson, renderRecord, renderTable } from './output.js';
-import { oneOf, positiveInt } from './options.js';
+import type { ProfileStore } from '../profiles/store.js';
+import { UsageError } from '../core/errors.js';
+import { type IO, systemIO } from './io.js';
+import type { Query } from './query.js';
+import { type Column, type Format, renderJson, renderRecord, renderTable, safeJson } from './output.js';
+import { oneOf, positiveInt, readJsonArg, readTextArg } from './options.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -18,29 +24,93 @@ export interface GlobalOptions {
   dryRun?: boolean;
   verbose?: boolean;
   color?: boolean;
+  /** Every --query given (the global option collects them, so that giving two is refused rather than one lost). */
+  query?: string[];
+  /** `--read-only`: send GET only, as profile `readOnly: true`. */
+  readOnly?: boolean;
+  /** `--yes`: confirm writes on a production profile without a terminal prompt. */
+  yes?: boolean;
+  /** `--trace <file>` (else PDESK_TRACE). */
+  trace?: string;
+}
+
+/** What a run of the program depends on; everything but `io` has a default. */
+export interface Deps {
+  io: IO;
+  /** The profile to use (`name` from --profile; undefined: PDESK_PROFILE, else the default). */
+  loadProfile?: (name: string | undefined, ctx: Context) => Profile | Promise<Profile>;
+  /** The client for a profile. */
+  makeClient?: (profile: Profile, opts: ClientOptions) => PdeskClient | Promise<PdeskClient>;
+  /** The time relative dates (`today`, `+7d`) and built resources (`authoredOn`) are reckoned from. */
+  now?: () => Date;
 }
 
 export class Context {
   readonly globals: GlobalOptions;
+  readonly io: IO;
   /** Set by long-running commands (sandbox, listen, tui): the entry point then does not exit after the action. */
   keepAlive = false;
+  /** An exit code for a command that ends without an error (130 after an interrupted bulk send). */
+  exitCode?: number;
   private _profile?: Profile;
   private _client?: PdeskClient;
+  /** Production profiles whose writes the operator confirmed in this run. */
+  private readonly confirmed = new Set<string>();
+  private _trace?: Promise<import('../core/trace.js').TraceWriter | undefined>;
+  private _store?: ProfileStore;
+  /** The compiled --query (`action` compiles it before the command runs). */
+  private _query?: Query;
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
 
-  constructor(readonly cmd: Command) {
+  constructor(
+    readonly cmd: Command,
+    readonly deps: Deps = { io: systemIO() },
+  ) {
     this.globals = cmd.optsWithGlobals() as GlobalOptions;
+    this.io = deps.io;
     // Everything printed goes through redact: a server that echoes a token back does not get it printed.
-    this.out = (t) => process.stdout.write(redact(t.endsWith('\n') ? t : `${t}\n`));
+    this.out = (t) => void this.io.stdout.write(redact(t.endsWith('\n') ? t : `${t}\n`));
     // stderr lines may carry untrusted text too (a listen client's URL, a store warning): sanitised and redacted.
-    this.err = (t) => process.stderr.write(redact(sanitize(t.endsWith('\n') ? t : `${t}\n`, true)));
+    this.err = (t) => void this.io.stderr.write(redact(sanitize(t.endsWith('\n') ? t : `${t}\n`, true)));
   }
 
+  /**
+   * The format: --json, else --output, else JSON with --query (it filters JSON; with --output table it is a
+   * usage error), else a table on a terminal and JSON when piped.
+   */
   get format(): Format {
+    const query = this.queryExpression !== undefined;
     if (this.globals.json) return 'json';
-    if (this.globals.output) return oneOf(this.globals.output, ['table', 'json', 'ndjson'] as const, '--output');
-    return process.stdout.isTTY ? 'table' : 'json';
+    if (this.globals.output) {
+      const f = oneOf(this.globals.output, ['table', 'json', 'ndjson'] as const, '--output');
+      if (query && f === 'table')
+        throw new UsageError('--query filters JSON output: it cannot be used with --output table.', [
+          'Leave out --output (--query prints JSON), or use --output json or ndjson.',
+        ]);
+      return f;
+    }
+    if (query) return 'json';
+    return this.io.stdoutIsTTY ? 'table' : 'json';
+  }
+
+  /** The --query expression. */
+  get queryExpression(): string | undefined {
+    const given = this.globals.query;
+    if (!given?.length) return undefined;
+    if (given.length > 1)
+      throw new UsageError(`--query was given ${given.length} times; give one expression.`, [
+        'Expressions combine with a pipe: --query "[?status==\'free\'] | [0].id".',
+      ]);
+    return given[0];
+  }
+
+  /** Compile --query before anything is sent (a bad expression exits 2); its library loads only when it is given. */
+  async compileQuery(): Promise<void> {
+    const expression = this.queryExpression;
+    if (expression === undefined || this._query) return;
+    const { compileQuery } = await import('./query.js');
+    this._query = compileQuery(expression);
   }
 
   get limit(): number {
@@ -52,48 +122,127 @@ export class Context {
   }
 
   get color(): boolean {
-    return this.globals.color !== false && !process.env.NO_COLOR && !!process.stdout.isTTY;
+    return this.globals.color !== false && !this.io.env.NO_COLOR && this.io.stdoutIsTTY;
   }
 
   /** Table width: the terminal's, else COLUMNS, else 100. */
   get width(): number {
-    return process.stdout.columns || Number(process.env.COLUMNS) || 100;
+    return this.io.columns() || Number(this.io.env.COLUMNS) || 100;
+  }
+
+  /** Now, as the program's dependencies tell it (the clock, unless a test fixes it). */
+  now(): Date {
+    return this.deps.now?.() ?? new Date();
   }
 
   log = (line: string): void => {
     if (this.globals.verbose) this.err(line);
   };
 
+  /** The folder of the profile store, thread stores and journals (PDESK_CONFIG_DIR, else the user's config folder). */
+  async configDir(): Promise<string> {
+    return (await this.store()).dir;
+  }
+
+  /** The profile store of this run's config folder. */
+  async store(): Promise<ProfileStore> {
+    if (!this._store) {
+      const { configDir, openProfileStore } = await import('../profiles/store.js');
+      this._store = openProfileStore(configDir(this.io.env));
+    }
+    return this._store;
+  }
+
   /** The selected profile (the store, conf and zod are loaded on first use only). */
   async profile(): Promise<Profile> {
     if (!this._profile) {
-      const { loadProfile } = await import('../profiles/store.js');
-      this._profile = loadProfile(this.globals.profile);
+      if (this.deps.loadProfile) this._profile = await this.deps.loadProfile(this.globals.profile, this);
+      else this._profile = (await this.store()).load(this.globals.profile, this.io.env.PDESK_PROFILE);
     }
     return this._profile;
   }
 
-  /** The client for the selected profile (undici is loaded on first use only). */
+  /** The trace file of this run (`--trace`, else PDESK_TRACE), opened on first use; undefined when none. */
+  async trace(profile?: Profile): Promise<import('../core/trace.js').TraceWriter | undefined> {
+    const path = this.globals.trace ?? (this.io.env.PDESK_TRACE || undefined);
+    if (!path) return undefined;
+    this._trace ??= import('../core/trace.js').then(({ TraceWriter }) => TraceWriter.open(path, profile));
+    return this._trace;
+  }
+
+  /** What the client calls with every exchange: the trace file's writer, when there is one. */
+  async observer(profile?: Profile): Promise<ClientOptions['observe']> {
+    const t = await this.trace(profile);
+    return t ? (e) => t.write(e) : undefined;
+  }
+
+  /**
+   * Confirm a write on a production profile (src/cli/confirm.ts): on a terminal the operator types the profile's
+   * name, without one `--yes` is needed. Nothing happens for other profiles, or once confirmed in this run.
+   */
+  async confirmWrite(profile: Profile, what: string, target: string): Promise<void> {
+    const { confirmWrite } = await import('./confirm.js');
+    await confirmWrite({ io: this.io, yes: !!this.globals.yes, confirmed: this.confirmed }, profile, what, target);
+  }
+
+  /**
+   * Print a secret on stdout as it is: `pdesk auth token` and nothing else. Every other output goes through
+   * `out`, which redacts every registered secret.
+   */
+  printSecret(value: string): void {
+    this.io.stdout.write(`${value}\n`);
+  }
+
+  /**
+   * The client for the selected profile (undici is loaded on first use only): read-only when the profile or
+   * `--read-only` says so, writes recorded in the audit trail of the config folder and confirmed on production,
+   * every exchange traced with `--trace`.
+   */
   async client(): Promise<PdeskClient> {
     if (!this._client) {
       const profile = await this.profile();
-      const { PdeskClient } = await import('../core/client.js');
-      this._client = new PdeskClient(profile, { dryRun: this.dryRun, log: this.globals.verbose ? this.log : undefined });
+      const opts: ClientOptions = {
+        dryRun: this.dryRun,
+        log: this.globals.verbose ? this.log : undefined,
+        env: this.io.env,
+        // --dry-run: the request that would have been sent is printed (redacted by `out`), then the command stops.
+        // It is not the command's output, so --query does not apply to it.
+        onDryRun: (request) => this.out(safeJson(request, true)),
+        ...(this.globals.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
+        audit: { dir: await this.configDir() },
+        observe: await this.observer(profile),
+        beforeWrite: (w) => this.confirmWrite(profile, w.what, w.target),
+      };
+      if (this.deps.makeClient) this._client = await this.deps.makeClient(profile, opts);
+      else {
+        const { PdeskClient } = await import('../core/client.js');
+        this._client = new PdeskClient(profile, opts);
+      }
     }
     return this._client;
+  }
+
+  /** Text of a file, or of standard input for `-`; a file that cannot be read is a usage error naming `option`. */
+  readText(value: string, option: string): string {
+    return readTextArg(value, option, this.io);
+  }
+
+  /** JSON from a file or standard input (`--body`, `--slot-json`); not JSON is a usage error naming `option`. */
+  readJson(value: string, option: string): unknown {
+    return readJsonArg(value, option, this.io);
   }
 
   /** Print a list: JSON array / NDJSON of `rows` as received, or a table of `columns`. */
   emitList<T>(rows: readonly T[], columns: readonly Column<T>[]): void {
     const f = this.format;
     if (f === 'table') this.out(rows.length ? renderTable(rows, columns, this.width) : '(none)');
-    else if (rows.length || f === 'json') this.out(renderJson(rows, f));
+    else this.emitJson(rows, f);
   }
 
   /** Print one resource (or `{ok, status}` when the server sent no body). */
   emitOne(value: unknown, table?: () => string): void {
     const f = this.format;
-    if (f !== 'table') this.out(renderJson(value, f));
+    if (f !== 'table') this.emitJson(value, f);
     else if (table) this.out(table());
     else if (value && typeof value === 'object' && !Array.isArray(value))
       this.out(renderRecord(value as Record<string, unknown>, this.width));
@@ -105,8 +254,34 @@ export class Context {
     this.emitOne(body === undefined ? { ok: true, status } : body, table);
   }
 
+  /**
+   * Every JSON output goes through here: --query applied to the whole value, then JSON, or NDJSON with each
+   * element of an array on its own line (an empty array prints nothing).
+   */
+  private emitJson(value: unknown, f: 'json' | 'ndjson'): void {
+    const shown = this._query ? this._query.apply(value) : value;
+    if (f === 'ndjson' && Array.isArray(shown) && shown.length === 0) return;
+    this.out(renderJson(shown, f));
+  }
+
+  /**
+   * One JSON value on one line, as long-running commands print them (`listen`'s records, `sandbox`'s URLs),
+   * --query applied. An expression that fails on one value is a warning on stderr: the command keeps running.
+   */
+  emitLine(value: unknown): void {
+    let shown = value;
+    try {
+      if (this._query) shown = this._query.apply(value);
+    } catch (e) {
+      this.err(`pdesk: warning: ${(e as Error).message}`);
+      return;
+    }
+    this.out(safeJson(shown));
+  }
+
   async close(): Promise<void> {
     await this._client?.close();
+    (await this._trace?.catch(() => undefined))?.close();
   }
 }
 
@@ -127,11 +302,25 @@ export function deferRequiredOptions(cmd: Command): void {
   for (const sub of cmd.commands) deferRequiredOptions(sub);
 }
 
+/** The dependencies of a program (set by buildProgram on its root command), and the Context of its run. */
+const depsOf = new WeakMap<Command, Deps>();
+const contextOf = new WeakMap<Command, Context>();
+
+/** Give the program rooted at `root` its dependencies (buildProgram does this). */
+export function setDeps(root: Command, deps: Deps): void {
+  depsOf.set(root, deps);
+}
+
+/** The Context the program rooted at `root` ran its action with, if it got that far. */
+export function contextOfRun(root: Command): Context | undefined {
+  return contextOf.get(root);
+}
+
 export type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<void> | void;
 
 /**
  * Wrap an action: commander passes `(...args, options, command)`; the action gets `(ctx, ...args, options)`.
- * The Context is stashed on the root command so the entry point can close pools after it.
+ * The Context is remembered for the root command so the entry point can close pools after it.
  */
 export function action<A extends unknown[]>(fn: Action<A>) {
   return async (...raw: unknown[]) => {
@@ -139,13 +328,15 @@ export function action<A extends unknown[]>(fn: Action<A>) {
     for (const o of cmd.options)
       if (required.has(o) && cmd.getOptionValue(o.attributeName()) === undefined)
         throw new CommanderError(1, 'commander.missingMandatoryOptionValue', `error: required option '${o.flags}' not specified`);
-    const ctx = new Context(cmd);
     let root: Command = cmd;
     while (root.parent) root = root.parent;
-    (root as Command & { pdeskContext?: Context }).pdeskContext = ctx;
-    // Bad global values (--output xml, --limit x) are usage errors before anything is sent, not after.
+    const ctx = new Context(cmd, depsOf.get(root));
+    contextOf.set(root, ctx);
+    // Bad global values (--output xml, --limit x, a --query that does not compile) are usage errors before
+    // anything is sent, not after.
     void ctx.format;
     void ctx.limit;
+    await ctx.compileQuery();
     await fn(ctx, ...(raw.slice(0, -1) as A));
   };
 }

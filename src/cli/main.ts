@@ -1,19 +1,27 @@
 /**
- * pdesk entry point: builds the commander program, runs one command, prints errors as one sentence plus
- * detail lines with the exit codes of cli.md, and exits explicitly once output is flushed (undici keeps a
- * process alive for a while after its last request). The TUI and the sandbox are imported only when used.
+ * pdesk entry point. `buildProgram(deps)` makes the commander program; `runProgram(argv, deps)` runs one command
+ * with the IO, profile loader, client factory and clock it is given and returns its exit code (cli.md), printing
+ * errors as one sentence plus detail lines; it never exits the process, so tests run it in-process with
+ * `testIO()`. `run(argv)` is the process's entry (bin/pdesk.js): the system IO, then an explicit exit once output
+ * is flushed (undici keeps a process alive for a while after its last request). The TUI and the sandbox are
+ * imported only when used.
  */
 import { Command, CommanderError, Option } from 'commander';
+import { forgetTokens } from '../core/auth.js';
+import { DryRunStop } from '../core/client.js';
 import { ExitCode, FieldError, PdeskError } from '../core/errors.js';
-import { redact } from '../core/redact.js';
+import { redact, secretScope } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
+import { forgetCommandSecrets } from '../profiles/secrets.js';
 import { commands } from './commands/index.js';
-import { safeJson } from './output.js';
-import { type Context, deferRequiredOptions } from './context.js';
+import { type Context, type Deps, contextOfRun, deferRequiredOptions, setDeps } from './context.js';
+import { type IO, systemIO } from './io.js';
+import { collect, flagOf } from './options.js';
 
 export const VERSION = '0.1.0';
 
-export function buildProgram(): Command {
+/** The commander program of every command; `deps` (the system IO by default) is what its actions run with. */
+export function buildProgram(deps: Deps = { io: systemIO() }): Command {
   const program = new Command('pdesk')
     .description('Terminal desk for the patient portal and practice systems: appointments, chat, notifications, medication.')
     .version(VERSION, '-V, --version')
@@ -24,12 +32,26 @@ export function buildProgram(): Command {
     .option('--dry-run', 'print the request (secrets redacted) and send nothing')
     .option('--verbose', 'request and response summary lines on stderr (secrets redacted)')
     .option('--no-color', 'no colours (NO_COLOR is honoured too)')
+    .option('--query <JMESPath>', 'JMESPath expression applied to the JSON output; implies JSON (not with --output table)', collect)
+    .option('--read-only', 'send GET requests only: anything else exits 3 before it is sent (as profile readOnly)')
+    .option('--yes', 'confirm writes on a production profile without a terminal prompt')
+    .option('--trace <file>', 'append every request and answer of this run to an NDJSON file, secrets redacted (or PDESK_TRACE)')
     // Each command's --help lists the global options too: they may stand anywhere on the line (cli.md).
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError(false)
     .exitOverride()
     // Errors are printed by reportError as one sentence; help asked for by a missing subcommand goes to stderr.
-    .configureOutput({ outputError: () => undefined });
+    .configureOutput({
+      outputError: () => undefined,
+      writeOut: (t) => void deps.io.stdout.write(t),
+      writeErr: (t) => void deps.io.stderr.write(t),
+      // Help fits the terminal (commander's own default: 80 columns when not on one); pdesk's help has no colours.
+      getOutHelpWidth: () => deps.io.columns() ?? 80,
+      getErrHelpWidth: () => 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    });
+  setDeps(program, deps);
   for (const make of commands) {
     const cmd = make();
     cmd.copyInheritedSettings(program);
@@ -47,22 +69,11 @@ function commanderMessage(e: CommanderError): string {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
-/** Fields core names whose option is not simply `--<field in kebab case>`. */
-const FLAG_OF_FIELD: Record<string, string> = { slot: '--slot-json' };
-
-/** The command-line option of a field core names in a FieldError (`serviceCategory` → `--service-category`). */
-export function flagOf(field: string): string {
-  return FLAG_OF_FIELD[field] ?? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-}
-
-/** Print an error: one sentence, then detail lines; a stack only with --verbose. */
-export function reportError(e: unknown, verbose: boolean, args: readonly string[] = []): number {
-  const write = (line: string) => process.stderr.write(`${redact(sanitize(line, true))}\n`);
-  if (e instanceof PdeskError && e.name === 'DryRunResult') {
-    // The body may carry server text (a reorder is built from an M2 read): escaped and redacted like any output.
-    process.stdout.write(`${redact(safeJson((e as PdeskError & { request: unknown }).request, true))}\n`);
-    return ExitCode.ok;
-  }
+/** Print an error on `io`'s stderr: one sentence, then detail lines; a stack only with --verbose. Returns the exit code. */
+export function reportError(e: unknown, verbose: boolean, args: readonly string[], io: Pick<IO, 'stderr'>): number {
+  const write = (line: string) => void io.stderr.write(`${redact(sanitize(line, true))}\n`);
+  // --dry-run: the request was printed by the client's onDryRun; stopping there is success.
+  if (e instanceof DryRunStop) return ExitCode.ok;
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.ok;
     // A command group without its subcommand (`pdesk slots`): commander printed its help on stderr.
@@ -86,6 +97,54 @@ export function reportError(e: unknown, verbose: boolean, args: readonly string[
   return ExitCode.unexpected;
 }
 
+export interface ProgramResult {
+  code: number;
+  /** The Context of the command that ran, if one got that far. */
+  context?: Context;
+  /** What the command threw, if anything (DryRunStop included). */
+  error?: unknown;
+}
+
+/**
+ * Run one command with `deps` and return its exit code; nothing here exits the process. A command that stays
+ * (sandbox, listen, tui: `context.keepAlive`) keeps its client and secrets; any other has its client closed and
+ * the secrets and tokens it registered forgotten when it ends, so runs in one process do not share them.
+ */
+export async function runProgram(argv: readonly string[], deps: Deps): Promise<ProgramResult> {
+  // `pdesk` with no command opens the TUI.
+  const args = argv.length === 0 ? ['tui'] : [...argv];
+  // The shells' completion callback (`pdesk completion`): its words are what the user typed, never options of
+  // pdesk, so commander does not parse them; it never fails and never sends anything.
+  if (args[0] === '__complete') {
+    const { runComplete } = await import('./completion/complete.js');
+    await runComplete(buildProgram(deps), args.slice(1), deps.io);
+    return { code: ExitCode.ok };
+  }
+  const forgetSecrets = secretScope();
+  // A command may say its exit code with ctx.exitCode; one that sets process.exitCode (written before ctx had
+  // it) is honoured too, and process.exitCode is put back so that it does not outlive the run.
+  const exitCodeBefore = process.exitCode;
+  const program = buildProgram(deps);
+  let code: number = ExitCode.ok;
+  let error: unknown;
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (e) {
+    error = e;
+    code = reportError(e, args.includes('--verbose'), args, deps.io);
+  }
+  const context = contextOfRun(program);
+  const setByCommand = process.exitCode !== exitCodeBefore ? Number(process.exitCode) : undefined;
+  process.exitCode = exitCodeBefore;
+  if (code === ExitCode.ok) code = context?.exitCode ?? setByCommand ?? code;
+  if (context?.keepAlive) return { code, context, error };
+  await context?.close().catch(() => undefined);
+  forgetSecrets();
+  forgetTokens();
+  forgetCommandSecrets();
+  return { code, context, error };
+}
+
 function flushAndExit(code: number): void {
   let pending = 2;
   const done = () => {
@@ -95,23 +154,14 @@ function flushAndExit(code: number): void {
   process.stderr.write('', done);
 }
 
+/** The process's entry (bin/pdesk.js). */
 export async function run(argv: string[]): Promise<void> {
   // A reader that stops early (`pdesk slots list … | head -1`) is not an error: stop quietly, no stack trace.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(ExitCode.ok);
     throw e;
   });
-  // `pdesk` with no command opens the TUI.
-  const args = argv.length === 0 ? ['tui'] : argv;
-  const program = buildProgram();
-  let code: number = ExitCode.ok;
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } catch (e) {
-    code = reportError(e, args.includes('--verbose'), args);
-  }
-  const ctx = (program as Command & { pdeskContext?: Context }).pdeskContext;
-  if (ctx?.keepAlive) return; // long-running commands (sandbox, listen, tui) exit on their own
-  await ctx?.close().catch(() => undefined);
-  flushAndExit(process.exitCode !== undefined && code === 0 ? Number(process.exitCode) : code);
+  const { code, context } = await runProgram(argv, { io: systemIO() });
+  if (context?.keepAlive) return; // long-running commands (sandbox, listen, tui) exit on their own
+  flushAndExit(code);
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { isFullToken } from '../core/tokens.js';
+import type { IO } from './io.js';
 
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -47,21 +48,29 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], op
   return value as T;
 }
 
-/** Text of a file, or of standard input for `-`. */
-export function readTextArg(value: string, option: string): string {
+/** Text of a file, or of standard input for `-` (read through the command's IO). */
+export function readTextArg(value: string, option: string, io: Pick<IO, 'readStdin'>): string {
   try {
-    return readFileSync(value === '-' ? 0 : value, 'utf8');
+    return value === '-' ? io.readStdin() : readFileSync(value, 'utf8');
   } catch (e) {
     throw new UsageError(`${option}: cannot read ${value === '-' ? 'standard input' : value} (${(e as NodeJS.ErrnoException).code ?? e}).`);
   }
 }
 
 /** JSON from a file or standard input (`--body`, `--slot-json`). */
-export function readJsonArg(value: string, option: string): unknown {
-  const text = readTextArg(value, option);
+export function readJsonArg(value: string, option: string, io: Pick<IO, 'readStdin'>): unknown {
+  const text = readTextArg(value, option, io);
   try {
     return JSON.parse(text);
   } catch (e) {
     throw new UsageError(`${option}: ${value === '-' ? 'standard input' : value} is not valid JSON (${(e as Error).message}).`);
   }
+}
+
+/** Fields core names whose option is not simply `--<field in kebab case>`. */
+const FLAG_OF_FIELD: Record<string, string> = { slot: '--slot-json' };
+
+/** The command-line option of a field core names in a FieldError (`serviceCategory` → `--service-category`). */
+export function flagOf(field: string): string {
+  return FLAG_OF_FIELD[field] ?? `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }

@@ -1,8 +1,12 @@
 /**
  * Output formats of cli.md: `table` (TTY default; fits the terminal width, server text sanitised), `json`
- * (default when piped) and `ndjson` (one JSON value per line).
+ * (default when piped) and `ndjson` (one JSON value per line). JSON output is bounded in depth: a value nested
+ * deeper than MAX_JSON_DEPTH (only an answer that breaks the interface is) is a ContractError naming its path
+ * (exit 6), where JSON.stringify would overflow the stack.
  */
+import { ContractError } from '../core/errors.js';
 import { sanitize } from '../core/sanitize.js';
+import { jsonPath } from '../core/schemas/common.js';
 
 export type Format = 'table' | 'json' | 'ndjson';
 export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson'];
@@ -58,17 +62,73 @@ export function renderRecord(record: Record<string, unknown>, width = 100): stri
   return keys
     .map((k) => {
       const v = record[k];
-      const text = typeof v === 'string' ? v : JSON.stringify(v);
+      const text = typeof v === 'string' ? v : tooDeep(v) ? `(nested more than ${MAX_JSON_DEPTH} levels deep)` : JSON.stringify(v);
       return `${k.padEnd(kw)}  ${truncate(sanitize(text ?? ''), Math.max(10, width - kw - 2))}`;
     })
     .join('\n');
 }
 
+/** The deepest nesting JSON output prints; interface resources are a few levels deep. */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * The path to the first value nested more than `max` levels deep, or undefined. The recursion is bounded by
+ * `max` itself (a thousand frames are safe; JSON.stringify's own recursion overflows near 4,500), and costs about
+ * a tenth of the JSON.stringify it guards.
+ */
+export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): Array<string | number> | undefined {
+  const path = deepPath(value, max);
+  return path?.reverse();
+}
+
+/** The path, innermost key first, to a value `left` levels below `v`; undefined when `v` is not that deep. */
+function deepPath(v: unknown, left: number): Array<string | number> | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  if (left === 0) return [];
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = deepPath(v[i], left - 1);
+      if (p) {
+        p.push(i);
+        return p;
+      }
+    }
+  } else
+    for (const k in v) {
+      const p = deepPath((v as Record<string, unknown>)[k], left - 1);
+      if (p) {
+        p.push(k);
+        return p;
+      }
+    }
+  return undefined;
+}
+
+/** `$.entry[0].resource.extension[0]…` for a path too long to print whole. */
+function shortPath(path: Array<string | number>): string {
+  return path.length <= 8 ? jsonPath(path) : `${jsonPath(path.slice(0, 6))}…${jsonPath(path.slice(-1), '')}`;
+}
+
 /**
  * JSON text safe for a terminal: JSON.stringify escapes C0 controls but leaves DEL and C1 (e.g. U+009B, a CSI)
- * as they are; those are escaped too. The text stays valid JSON with the same value.
+ * as they are; those are escaped too. The text stays valid JSON with the same value. A value nested deeper
+ * than MAX_JSON_DEPTH is a ContractError (exit 6) naming the path.
  */
 export function safeJson(value: unknown, pretty = false): string {
+  checkDepth(value);
+  return jsonText(value, pretty);
+}
+
+/** A ContractError naming the path of a value nested deeper than MAX_JSON_DEPTH, if there is one. */
+function checkDepth(value: unknown): void {
+  const deep = tooDeep(value);
+  if (deep)
+    throw new ContractError(shortPath(deep), `the value is nested more than ${MAX_JSON_DEPTH} levels deep`, [
+      'An interface resource is a few levels deep; pdesk does not print this answer as JSON.',
+    ]);
+}
+
+function jsonText(value: unknown, pretty: boolean): string {
   return JSON.stringify(value, null, pretty ? 2 : undefined).replace(
     /[\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
@@ -77,6 +137,9 @@ export function safeJson(value: unknown, pretty = false): string {
 
 export function renderJson(data: unknown, format: 'json' | 'ndjson'): string {
   if (format === 'json') return safeJson(data, true);
-  if (Array.isArray(data)) return data.map((d) => safeJson(d)).join('\n');
+  if (Array.isArray(data)) {
+    checkDepth(data); // once for the whole list, so the path names the element: $[3].…
+    return data.map((d) => jsonText(d, false)).join('\n');
+  }
   return safeJson(data);
 }

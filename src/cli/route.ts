@@ -6,6 +6,8 @@
  * - `main`: the ESM build, dist/main.js and its split chunks, for the other long-running commands (`listen`, the
  *   sandbox, a bulk send with `--csv`, `check`, `doctor`: undici's pools) and the profile commands that write
  *   the store (conf): a process holds only the chunks it loads.
+ * Every other command does one short job and is one-shot: the reads and writes of each API, `api`, `audit`,
+ * `auth`, `trace`, `completion` and the shells' `__complete` callback, `profile list` and `show`.
  */
 export type Build = 'cli' | 'tui' | 'main';
 
@@ -13,7 +15,7 @@ const MAIN_BUILD = new Set(['listen', 'sandbox', 'check', 'doctor']);
 /** `profile` subcommands that write profiles.json through conf. */
 const PROFILE_WRITES = new Set(['add', 'import', 'use', 'remove']);
 /** Global options that take a value, which may stand before the command (`--profile prod tui`). */
-const VALUE_OPTIONS = new Set(['--profile', '--limit', '--output']);
+const VALUE_OPTIONS = new Set(['--profile', '--limit', '--output', '--query', '--trace']);
 
 /** The command words of a command line (`slots list`), at most `max`, skipping options and their values. */
 export function commandWords(args: readonly string[], max = 2): string[] {

@@ -9,7 +9,7 @@ import { REDACTED, redact, registerSecret } from './redact.js';
 import type { RawResponse, TlsFiles } from './transport.js';
 import { createTransport } from './transport-default.js';
 
-const oauthCache = new Map<string, { token: string; expiresAt: number }>();
+const oauthCache = new Map<string, { token: string; expiresAt: number; scope?: string }>();
 
 function b64url(data: string | Buffer): string {
   return Buffer.from(data).toString('base64url');
@@ -45,22 +45,44 @@ const oauthPending = new Map<string, Promise<string>>();
 
 type OAuthConfig = Extract<AuthConfig, { type: 'oauth2-client-credentials' }>;
 
-function oauthToken(auth: OAuthConfig, what: string, tls?: TlsFiles): Promise<string> {
-  const key = `${auth.tokenUrl}|${auth.clientId}|${auth.scope ?? ''}`;
+const cacheKey = (auth: OAuthConfig) => `${auth.tokenUrl}|${auth.clientId}|${auth.scope ?? ''}`;
+
+/** When the cached OAuth2 token of `auth` expires (ms since the epoch), if one was obtained: `pdesk doctor` shows its lifetime. */
+export function oauthTokenExpiry(auth: OAuthConfig): number | undefined {
+  return oauthCache.get(cacheKey(auth))?.expiresAt;
+}
+
+/** The scopes the token server granted with the cached token (its `scope`), if it said: `pdesk auth status`. */
+export function oauthTokenScope(auth: OAuthConfig): string | undefined {
+  return oauthCache.get(cacheKey(auth))?.scope;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Forget every cached OAuth2 token. A one-shot process never needs this; a program run in-process (tests) calls
+ * it when the run ends, so no token outlives the run that fetched it.
+ */
+export function forgetTokens(): void {
+  oauthCache.clear();
+}
+
+function oauthToken(auth: OAuthConfig, what: string, tls: TlsFiles | undefined, env: Env): Promise<string> {
+  const key = cacheKey(auth);
   const cached = oauthCache.get(key);
   if (cached && cached.expiresAt > Date.now() + 30_000) return Promise.resolve(cached.token);
   let pending = oauthPending.get(key);
   if (!pending) {
-    pending = requestToken(auth, what, tls, key).finally(() => oauthPending.delete(key));
+    pending = requestToken(auth, what, tls, key, env).finally(() => oauthPending.delete(key));
     oauthPending.set(key, pending);
   }
   return pending;
 }
 
-async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | undefined, key: string): Promise<string> {
+async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | undefined, key: string, env: Env): Promise<string> {
   const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.clientId });
   if (auth.scope) form.set('scope', auth.scope);
-  if (auth.clientSecretEnv) form.set('client_secret', secretFromEnv(auth.clientSecretEnv, `${what} client secret`));
+  if (auth.clientSecretEnv) form.set('client_secret', secretFromEnv(auth.clientSecretEnv, `${what} client secret`, env));
   else if (auth.privateKeyFile) {
     form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
     const keyPem = readPemFile(auth.privateKeyFile, 'private key');
@@ -102,7 +124,7 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
     if (res.status >= 500) throw new PdeskError(message, ExitCode.server, details);
     throw new ConfigError(message, details);
   }
-  let body: { access_token?: string; expires_in?: number };
+  let body: { access_token?: string; expires_in?: number; scope?: unknown };
   try {
     body = JSON.parse(text);
   } catch {
@@ -110,7 +132,11 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
   }
   if (!body.access_token) throw new ConfigError(`The OAuth2 token answer for ${what} has no access_token.`);
   registerSecret(body.access_token);
-  oauthCache.set(key, { token: body.access_token, expiresAt: Date.now() + (body.expires_in ?? 300) * 1000 });
+  oauthCache.set(key, {
+    token: body.access_token,
+    expiresAt: Date.now() + (body.expires_in ?? 300) * 1000,
+    ...(typeof body.scope === 'string' ? { scope: body.scope } : {}),
+  });
   return body.access_token;
 }
 
@@ -122,15 +148,16 @@ export async function authHeader(
   auth: AuthConfig | undefined,
   what: string,
   tls?: TlsFiles,
-  o: { offline?: boolean } = {},
+  o: { offline?: boolean; env?: Env } = {},
 ): Promise<string | undefined> {
+  const env = o.env ?? process.env;
   if (!auth || auth.type === 'none') return undefined;
   switch (auth.type) {
     case 'bearer': {
       const token = auth.tokenEnv
-        ? secretFromEnv(auth.tokenEnv, `${what} bearer token`)
+        ? secretFromEnv(auth.tokenEnv, `${what} bearer token`, env)
         : auth.tokenCommand
-          ? secretFromCommand(auth.tokenCommand, `${what} bearer token`)
+          ? secretFromCommand(auth.tokenCommand, `${what} bearer token`, env)
           : storedSecret(auth.token!);
       // A header cannot carry a control character (undici refuses it as if the server were unreachable) and a
       // bearer token has no spaces: say which setting is wrong, without the value.
@@ -141,12 +168,12 @@ export async function authHeader(
       return `Bearer ${token}`;
     }
     case 'basic': {
-      const password = auth.passwordEnv ? secretFromEnv(auth.passwordEnv, `${what} password`) : storedSecret(auth.password!);
+      const password = auth.passwordEnv ? secretFromEnv(auth.passwordEnv, `${what} password`, env) : storedSecret(auth.password!);
       const encoded = Buffer.from(`${auth.username}:${password}`).toString('base64');
       registerSecret(encoded);
       return `Basic ${encoded}`;
     }
     case 'oauth2-client-credentials':
-      return `Bearer ${o.offline ? REDACTED : await oauthToken(auth, what, tls)}`;
+      return `Bearer ${o.offline ? REDACTED : await oauthToken(auth, what, tls, env)}`;
   }
 }

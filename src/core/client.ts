@@ -7,10 +7,10 @@ import type { Profile } from '../profiles/schema.js';
 import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
-import { ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
+import { ConfigError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
-import { FHIR_JSON } from './ops.js';
+import { FHIR_JSON, OPS } from './ops.js';
 import { baseUrlFor, headersFor, resolveRoute } from './routes.js';
 import { type Transport, retryAfterMs, type TlsFiles } from './transport.js';
 import { createTransport } from './transport-default.js';
@@ -26,13 +26,20 @@ export interface RequestDescription {
   body?: unknown;
 }
 
-/** Thrown instead of sending under --dry-run; carries the request that would have been sent (exit 0). */
-export class DryRunResult extends PdeskError {
-  readonly request: RequestDescription;
-  constructor(request: RequestDescription) {
-    super('dry run: nothing was sent', ExitCode.ok);
-    this.request = request;
-  }
+/** A write about to be sent, for a confirmation: `what` is `A6 (POST /Appointment)`, `target` its base URL. */
+export interface WriteDescription {
+  request: RequestDescription;
+  what: string;
+  target: string;
+}
+
+/**
+ * Control flow, not an error: under --dry-run the client hands the request it would have sent to
+ * `ClientOptions.onDryRun`, then throws this to stop the command before anything is sent or printed as done.
+ * The entry point ends the run with exit 0 when it sees it; the request rides along for callers without a sink.
+ */
+export class DryRunStop {
+  constructor(readonly request: RequestDescription) {}
 }
 
 export interface ApiResult {
@@ -49,13 +56,67 @@ export interface CallOptions {
   /** A read a write depends on (M2 before M3): sent even under --dry-run, since it changes nothing. */
   readForWrite?: boolean;
   signal?: AbortSignal;
+  /**
+   * A write's audit record, handed over instead of awaited: the call returns at the answer, and the caller must
+   * await `durable` before it reports the write done (a bulk send frees its request slot at the answer and
+   * records the row's outcome once the audit record is on disk). Called before the call returns or throws.
+   */
+  audited?: (durable: Promise<void>) => void;
+}
+
+/**
+ * One HTTP exchange as the client saw it, every secret redacted (URL, headers, bodies): what `observe` gets.
+ * `pdesk check` attaches these to the check that made them; a trace file records them.
+ */
+export interface Exchange {
+  op?: OpId;
+  party: Party;
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  /** ISO 8601 instant the request started. */
+  startedAt: string;
+  /** Whole time, retries included. */
+  ms: number;
+  /** Requests sent, retries included (unknown after a network error). */
+  attempts?: number;
+  /** The answer; absent when there was none (network error, time-out, abandoned). */
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  /** Why there is no answer. */
+  error?: { name: string; message: string; code?: string };
 }
 
 export interface ClientOptions {
   dryRun?: boolean;
+  /** Under dryRun: receives each request that would have been sent (redacted), before DryRunStop is thrown. */
+  onDryRun?: (request: RequestDescription) => void;
   log?: (line: string) => void;
   transport?: Transport;
   signal?: AbortSignal;
+  /** Called once per HTTP exchange (answered or not), secrets redacted. Nothing is built when unset. */
+  observe?: (e: Exchange) => void;
+  /**
+   * Send GET only: any other method is refused before it is sent (ConfigError, exit 3). A profile's `readOnly`
+   * does the same whatever this says: the client is the one place it is enforced, below every face.
+   */
+  readOnly?: boolean;
+  /** Why the client is read-only when the profile is not (`--read-only`), for the refusal's sentence. */
+  readOnlyWhy?: string;
+  /**
+   * Record every write (any method but GET, HEAD, OPTIONS) in the audit trail of this config folder
+   * (src/core/audit.ts): opened before the first write is sent, each record on disk before the call returns.
+   */
+  audit?: { dir: string };
+  /**
+   * Called before each write is sent, after the read-only check (the CLI's confirmation on a production
+   * profile). Throwing stops it: nothing is sent, nothing audited.
+   */
+  beforeWrite?: (write: WriteDescription) => Promise<void> | void;
+  /** Where the variables a profile names (tokenEnv, passwordEnv, clientSecretEnv) are read; the process's by default. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** `content-type` → `Content-Type` for --verbose lines (curl style). */
@@ -69,6 +130,14 @@ function setHeader(h: Record<string, string>, name: string, value: string): void
   h[name] = value;
 }
 
+/** Methods that change nothing: not audited, and not asked about on production. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a request with this method is a write (audited; confirmed on production). */
+export function isWrite(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
+}
+
 function kB(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
 }
@@ -76,6 +145,7 @@ function kB(n: number): string {
 export class PdeskClient {
   readonly transport: Transport;
   private readonly tlsCache = new Map<Party, TlsFiles | undefined>();
+  private auditLog?: Promise<import('./audit.js').AuditLog>;
 
   constructor(
     readonly profile: Profile,
@@ -123,6 +193,7 @@ export class PdeskClient {
     if (contentType) setHeader(h, 'content-type', contentType);
     const auth = await authHeader((party === 'practice' ? this.profile.practice : this.profile.portal).auth, party, this.tls(party), {
       offline: !willSend,
+      env: this.opts.env,
     });
     if (auth) setHeader(h, 'authorization', auth);
     return h;
@@ -132,8 +203,9 @@ export class PdeskClient {
   async call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
     const route = resolveRoute(this.profile, opId, o.params, o.query);
     const hasBody = o.body !== undefined;
-    // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted).
-    const willSend = !this.opts.dryRun || (!!o.readForWrite && route.method === 'GET');
+    // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
+    // write refused under read-only.
+    const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
     const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
     return this.exchange({ op: opId, party: route.party, method: route.method, url: route.url, headers, body: o.body }, o);
   }
@@ -145,7 +217,7 @@ export class PdeskClient {
       party,
       headersFor(this.profile, party),
       body !== undefined ? FHIR_JSON : undefined,
-      !this.opts.dryRun,
+      !this.opts.dryRun && !(this.readOnly && method.toUpperCase() !== 'GET'),
     );
     return this.exchange({ party, method: method.toUpperCase(), url, headers, body }, o);
   }
@@ -163,22 +235,130 @@ export class PdeskClient {
     return this.exchange({ op: opId, party: route.party, method: 'GET', url: abs.toString(), headers }, o);
   }
 
+  /** True when only GET is sent: the profile is `readOnly`, or the client was made read-only (`--read-only`). */
+  get readOnly(): boolean {
+    return !!(this.opts.readOnly || this.profile.readOnly);
+  }
+
+  /**
+   * A URL as the profile's base URL it is under (the longest that fits) and the rest: `/Appointment` under
+   * `https://practice.example/fhir`. A URL under none is its origin and path. Redacted.
+   */
+  splitUrl(url: string): { base: string; path: string } {
+    const p = this.profile;
+    const bases = [
+      baseUrlFor(p, 'practice'),
+      baseUrlFor(p, 'portal'),
+      ...(['appointment', 'chat', 'medication'] as const).map((api) => baseUrlFor(p, 'practice', api)),
+      baseUrlFor(p, 'portal', 'chat'),
+    ].sort((a, b) => b.length - a.length);
+    const base = bases.find((b) => url.startsWith(`${b}/`) || url.startsWith(`${b}?`));
+    if (base) return { base: redact(base), path: redact(url.slice(base.length)) };
+    try {
+      const u = new URL(url);
+      return { base: redact(u.origin), path: redact(url.slice(u.origin.length) || '/') };
+    } catch {
+      return { base: '', path: redact(url) };
+    }
+  }
+
+  /** `A6 (POST /Appointment)`: a request as the operator knows it. */
+  private what(op: OpId | undefined, method: string, url: string): string {
+    const w = `${method} ${this.splitUrl(url).path}`;
+    return op ? `${op} (${w})` : w;
+  }
+
+  /** The refusal of a request under read-only: one sentence naming the profile and the operation. */
+  private refusal(op: OpId | undefined, method: string, url: string): ConfigError {
+    const who = this.profile.readOnly
+      ? `Profile "${this.profile.name}" is read-only`
+      : `Profile "${this.profile.name}" is read-only ${this.opts.readOnlyWhy ? `(${this.opts.readOnlyWhy})` : 'here'}`;
+    return new ConfigError(`${who}: ${this.what(op, method, url)} was not sent.`);
+  }
+
+  /**
+   * The refusal `op` would get under read-only, or undefined when it may be sent: a bulk send asks before it
+   * journals anything, the TUI before it opens a form.
+   */
+  refusalOf(op: OpId, params?: Record<string, string>): ConfigError | undefined {
+    if (!this.readOnly) return undefined;
+    const def = OPS[op];
+    const method = this.profile.routes?.[op]?.method ?? def.method;
+    if (method === 'GET') return undefined;
+    let url: string;
+    try {
+      url = resolveRoute(this.profile, op, params).url;
+    } catch {
+      // Parameters not known yet (a key, before its form): the path template as the profile has it.
+      const template =
+        this.profile.routes?.[op]?.path ?? (typeof def.path === 'function' ? def.path(this.profile.appointmentApi) : def.path);
+      url = `${baseUrlFor(this.profile, def.party, def.api)}${template}`;
+    }
+    return this.refusal(op, method, url);
+  }
+
+  /** The audit trail writes are recorded in (opened on the first write; undefined without `audit`). */
+  private audit(): Promise<import('./audit.js').AuditLog> | undefined {
+    const a = this.opts.audit;
+    if (!a) return undefined;
+    // Loaded on the first write only: read commands never load it.
+    this.auditLog ??= import('./audit.js').then(({ AuditLog }) => new AuditLog(a.dir, this.profile));
+    return this.auditLog;
+  }
+
   describe(d: RequestDescription): RequestDescription {
     return { ...d, url: redact(d.url), headers: redactHeaders(d.headers) };
   }
 
   private async exchange(
     d: RequestDescription & { party: Party },
-    o: { readForWrite?: boolean; signal?: AbortSignal },
+    o: { readForWrite?: boolean; signal?: AbortSignal; audited?: (durable: Promise<void>) => void },
   ): Promise<ApiResult> {
     const { party, ...desc } = d;
-    if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) throw new DryRunResult(this.describe(desc));
+    // --dry-run first: the request is printed even where it would be refused.
+    if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) {
+      const request = this.describe(desc);
+      this.opts.onDryRun?.(request);
+      throw new DryRunStop(request);
+    }
+    if (this.readOnly && d.method !== 'GET') throw this.refusal(d.op, d.method, d.url);
+    const write = isWrite(d.method);
+    // A write's audit trail is opened before it is sent (a trail that cannot be written sends nothing), and the
+    // operator confirms a write on production (the CLI's beforeWrite) before anything goes out.
+    const audit = write ? await this.audit() : undefined;
+    await audit?.ready();
+    if (write && this.opts.beforeWrite)
+      await this.opts.beforeWrite({
+        request: this.describe(desc),
+        what: this.what(d.op, d.method, d.url),
+        target: this.splitUrl(d.url).base,
+      });
     const log = this.opts.log;
     const bodyText = d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body);
     if (log) {
       log(`→ ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}${bodyText ? ` (${kB(Buffer.byteLength(bodyText))})` : ''}`);
       for (const [k, v] of Object.entries(redactHeaders(d.headers))) log(`  ${headerName(k)}: ${v}`);
     }
+    const observe = this.opts.observe;
+    const started = observe || audit ? Date.now() : 0;
+    /** The audit record of this write, on disk before the call returns (or handed to `o.audited`). */
+    const record = (outcome: { status: number; ms: number } | { error: NonNullable<Exchange['error']>; ms: number }) => {
+      const durable = audit!.record({
+        op: d.op,
+        method: d.method,
+        url: d.url,
+        headers: d.headers,
+        bodyText,
+        bodyIsJson: typeof d.body !== 'string',
+        startedAt: started,
+        ...outcome,
+      });
+      if (o.audited) {
+        o.audited(durable);
+        return Promise.resolve();
+      }
+      return durable;
+    };
     let res: import('./transport.js').RawResponse;
     try {
       res = await this.transport.request({
@@ -190,13 +370,42 @@ export class PdeskClient {
         signal: o.signal ?? this.opts.signal,
       });
     } catch (e) {
+      const err = e as { name?: string; message?: string; code?: unknown };
+      const error = {
+        name: err?.name ?? 'Error',
+        message: redact(err?.message ?? String(e)),
+        ...(typeof err?.code === 'string' ? { code: err.code } : {}),
+      };
+      if (observe) observe({ ...this.exchangeRequest(d, bodyText, started), ms: Date.now() - started, error });
       // Say what to check: the server, and which setting of which profile points at it.
       if (e instanceof NetworkError && e.code !== 'ABORTED')
         e.details.push(
           `Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}" (pdesk profile show ${this.profile.name}).`,
         );
+      // A write that got no answer (or was abandoned) is recorded too, with the error.
+      if (audit)
+        await record({ error, ms: Date.now() - started }).catch((ae: unknown) => {
+          if (e instanceof PdeskError) e.details.push(`It could not be recorded in the audit trail: ${(ae as Error).message}`);
+        });
       throw e;
     }
+    if (audit)
+      await record({ status: res.status, ms: res.ms }).catch((ae: unknown) => {
+        throw new PdeskError(
+          `${d.op ? `${d.op} was sent` : 'The request was sent'} and answered ${statusLine(res.status)}, but it could not be recorded in the audit trail.`,
+          ExitCode.unexpected,
+          [(ae as Error).message, `request: ${d.method} ${redact(d.url)}`],
+        );
+      });
+    if (observe)
+      observe({
+        ...this.exchangeRequest(d, bodyText, started),
+        ms: res.ms,
+        attempts: res.attempts,
+        status: res.status,
+        responseHeaders: redactHeaders(res.headers),
+        responseBody: redact(res.text),
+      });
     log?.(
       `← ${statusLine(res.status)} (${res.ms} ms, ${kB(Buffer.byteLength(res.text))}${res.attempts > 1 ? `, ${res.attempts} attempts` : ''})`,
     );
@@ -220,6 +429,7 @@ export class PdeskClient {
       });
       // A Retry-After pdesk did not wait for (longer than it waits, or on a request it does not retry): say when.
       const after = retryAfterMs(res.headers['retry-after']);
+      err.retryAfterMs = after;
       if (after !== undefined)
         err.details.splice(err.details.length - 1, 0, `The server asks to try again in ${Math.ceil(after / 1000)} s.`);
       // A server may echo a credential back ("invalid token abc…"): every line of the error is redacted here,
@@ -234,29 +444,76 @@ export class PdeskClient {
     return { status: res.status, headers: res.headers, body };
   }
 
+  /** The request half of an Exchange, redacted. */
+  private exchangeRequest(d: RequestDescription & { party: Party }, bodyText: string | undefined, started: number) {
+    return {
+      ...(d.op ? { op: d.op } : {}),
+      party: d.party,
+      method: d.method,
+      url: redact(d.url),
+      requestHeaders: redactHeaders(d.headers),
+      ...(bodyText === undefined ? {} : { requestBody: redact(bodyText) }),
+      startedAt: new Date(started).toISOString(),
+    };
+  }
+
   async close(): Promise<void> {
     await this.transport.close();
+    const audit = this.auditLog;
+    this.auditLog = undefined;
+    if (audit) await (await audit.catch(() => undefined))?.close();
   }
 }
 
-/** Read every page of a list until `limit` resources (0 = no limit), parsing each page with `parsePage`. */
+/** The most pages one list reads, whatever --limit says: a server that pages without end is stopped here (exit 6). */
+export const MAX_PAGES = 10_000;
+/** Empty pages in a row, each with a `next` link, after which a server is taken to page without end (exit 6). */
+export const MAX_EMPTY_PAGES = 10;
+
+export interface PageBounds {
+  maxPages?: number;
+  maxEmptyPages?: number;
+}
+
+/**
+ * Read every page of a list until `limit` resources (0 = no limit), parsing each page with `parsePage`. Pages are
+ * bounded as well as resources: a `next` link seen before ends the list, and a server that keeps sending `next`
+ * links (empty pages, or more than MAX_PAGES pages) is a ContractError naming how many pages it sent.
+ */
 export async function readPages<T>(
   client: PdeskClient,
   opId: OpId,
   first: CallOptions,
   parsePage: (body: unknown) => { items: T[]; next?: string },
   limit = DEFAULT_LIMIT,
+  bounds: PageBounds = {},
 ): Promise<T[]> {
+  const maxPages = bounds.maxPages ?? MAX_PAGES;
+  const maxEmpty = bounds.maxEmptyPages ?? MAX_EMPTY_PAGES;
   const out: T[] = [];
   let res: ApiResult | undefined = await client.call(opId, first);
   const seen = new Set<string>();
+  let pages = 0;
+  let emptyInARow = 0;
   while (res) {
+    pages += 1;
     const page = parsePage(res.body);
     for (const item of page.items) {
       if (limit > 0 && out.length >= limit) return out;
       out.push(item);
     }
     if (!page.next || (limit > 0 && out.length >= limit) || seen.has(page.next)) break;
+    emptyInARow = page.items.length ? 0 : emptyInARow + 1;
+    if (emptyInARow >= maxEmpty)
+      throw new ContractError(
+        '$.link',
+        `the server sent ${emptyInARow} empty pages in a row, each with a new next link (it pages without end)`,
+        [`${pages} pages read; ${out.length} resources so far. Nothing more was asked for.`],
+      );
+    if (pages >= maxPages)
+      throw new ContractError('$.link', `the server still sends a next link after ${pages} pages (pdesk reads at most ${maxPages})`, [
+        `${out.length} resources read. Narrow the search, or use --limit to read fewer.`,
+      ]);
     seen.add(page.next);
     res = await client.next(opId, page.next, { signal: first.signal });
   }

@@ -14,6 +14,8 @@ export const ExitCode = {
   client: 4,
   server: 5,
   contract: 6,
+  /** `pdesk check` / `pdesk doctor` ran, and at least one check failed or errored. */
+  checks: 7,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -76,6 +78,8 @@ export class HttpError extends PdeskError {
   readonly status: number;
   readonly outcome?: OperationOutcome;
   readonly bodyExcerpt?: string;
+  /** The answer's Retry-After, in milliseconds, when it had one (a bulk send waits it out after a 429). */
+  retryAfterMs?: number;
   constructor(status: number, info: { method: string; url: string; outcome?: OperationOutcome; bodyExcerpt?: string }) {
     const details: string[] = [];
     if (info.outcome) details.push(...renderOutcome(info.outcome));

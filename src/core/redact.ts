@@ -9,6 +9,17 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 4) secrets.add(value);
 }
 
+/**
+ * Remember which secrets are registered now; the returned function forgets every secret registered after. A
+ * one-shot process never needs this; a program run in-process (tests) forgets its secrets when the run ends.
+ */
+export function secretScope(): () => void {
+  const before = new Set(secrets);
+  return () => {
+    for (const s of secrets) if (!before.has(s)) secrets.delete(s);
+  };
+}
+
 export function redact(text: string): string {
   let out = text;
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);

@@ -82,7 +82,10 @@ export type RouteOverride = z.infer<typeof RouteOverride>;
 
 export const Profile = z.strictObject({
   name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a profile name is letters, digits, ".", "_" or "-"')),
+  /** A free label; `production` makes writes ask first (cli.md "Live systems"). */
   environment: z.optional(z.string()),
+  /** Send GET only: every other request is refused before it is sent (exit 3), by every face. */
+  readOnly: z.optional(z.boolean()),
   appointmentApi: z._default(z.enum(['2.0.0', '1.0.0']), '2.0.0'),
   approvalFlow: z._default(z.boolean(), false),
   namespaces: z.strictObject({ portal: NonEmpty, practice: NonEmpty }),
@@ -117,6 +120,24 @@ export const Profile = z.strictObject({
     }),
   ),
   retries: z.optional(z.strictObject({ max: z.optional(z.number().check(z.int(), z.gte(0), z.lte(10))) })),
+  /** The write audit trail (`audit/<profile>.ndjson`): `bodies: false` records each write without its body. */
+  audit: z.optional(z.strictObject({ bodies: z.optional(z.boolean()) })),
+  /** Bulk sends: `rate`, the most requests per second (`--rate` overrides it). */
+  bulk: z.optional(z.strictObject({ rate: z.optional(z.number().check(z.positive(), z.lte(100_000))) })),
+  /** Defaults for `pdesk check` (cli.md "Live systems"): the options of the same names override them. */
+  check: z.optional(
+    z.strictObject({
+      serviceCategory: z.optional(z.string().check(z.regex(/^[^|]+\|[^|]+$/, 'expected <system>|<code>'))),
+      patient: z.optional(NonEmpty),
+      encounter: z.optional(NonEmpty),
+      email: z.optional(z.email('expected an email address')),
+    }),
+  ),
 });
 export type Profile = z.infer<typeof Profile>;
 export type ProfileInput = z.input<typeof Profile>;
+
+/** A profile whose `environment` is production (`production` or `prod`, any case): writes ask first. */
+export function isProduction(profile: Pick<Profile, 'environment'>): boolean {
+  return /^prod(uction)?$/i.test(profile.environment?.trim() ?? '');
+}

@@ -8,16 +8,26 @@ import { registerSecret } from '../core/redact.js';
 
 const commandCache = new Map<string, string>();
 
-export function secretFromEnv(name: string, what: string): string {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Forget the token commands' outputs. A one-shot process never needs this; a program run in-process (tests)
+ * calls it when the run ends, so the next run asks the command again.
+ */
+export function forgetCommandSecrets(): void {
+  commandCache.clear();
+}
+
+export function secretFromEnv(name: string, what: string, env: Env = process.env): string {
   // A value read from a file keeps its line break (`TOKEN=$(cat token.txt)` leaves the \r of a CRLF file): never
   // part of a secret, and in a header it makes the request fail as if the server could not be reached.
-  const v = process.env[name]?.replace(/[\r\n]+$/, '');
+  const v = env[name]?.replace(/[\r\n]+$/, '');
   if (!v) throw new ConfigError(`The environment variable ${name} (${what}) is not set.`, [`Set it, e.g. export ${name}=…`]);
   registerSecret(v);
   return v;
 }
 
-export function secretFromCommand(command: string, what: string): string {
+export function secretFromCommand(command: string, what: string, env: Env = process.env): string {
   const cached = commandCache.get(command);
   if (cached) return cached;
   let out: string;
@@ -25,7 +35,12 @@ export function secretFromCommand(command: string, what: string): string {
     // node:child_process on use: only a tokenCommand needs it, and loading it costs every command ~2 ms.
     out = process
       .getBuiltinModule('node:child_process')
-      .execFileSync('/bin/sh', ['-c', command], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 })
+      .execFileSync('/bin/sh', ['-c', command], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 30_000,
+        env: env as NodeJS.ProcessEnv,
+      })
       .trim();
   } catch (e) {
     const status = (e as { status?: number }).status;

@@ -3,6 +3,14 @@
  * env-paths), mode 0600. Writes go through conf (atomic, file mode), loaded only when a profile command writes;
  * reads parse the file directly, since conf pulls in ajv and signal hooks that every command would pay for at
  * start-up (DEVELOPERS.md, "Stack notes"). Profiles are validated with zod.
+ *
+ * A file that is not a profile store (`null`, an array, a number, `{"profiles": []}`, a profile that is not an
+ * object) is a ConfigError naming the file, on every read and before every write: it is never taken for an
+ * empty store, and never overwritten.
+ *
+ * `openProfileStore(dir)` is one store; it keeps its conf instance, so two stores (two config folders in one
+ * process, as in-process tests have) never share one. The functions below it work on the store of
+ * PDESK_CONFIG_DIR in the given environment (the process's by default).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,69 +26,23 @@ interface StoreShape {
   profiles: Record<string, ProfileInput>;
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 /** The folder for profiles, thread stores and journals. */
-export function configDir(): string {
-  return (process.env.PDESK_CONFIG_DIR || envPaths('pdesk', { suffix: '' }).config).replace(/\/+$/, '');
+export function configDir(env: Env = process.env): string {
+  return (env.PDESK_CONFIG_DIR || envPaths('pdesk', { suffix: '' }).config).replace(/\/+$/, '');
 }
 
-export function storePath(): string {
-  return join(configDir(), 'profiles.json');
+export function storePath(env: Env = process.env): string {
+  return join(configDir(env), 'profiles.json');
 }
 
-function checkVersion(v: unknown): void {
-  if (typeof v === 'number' && v > PROFILE_SCHEMA_VERSION)
-    throw new ConfigError(`The profile store ${storePath()} was written by a newer pdesk (schema ${v}).`);
-}
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function notJson(e: SyntaxError): ConfigError {
-  // A hand-edited store that is not JSON is a configuration error (exit 3), not a crash.
-  return new ConfigError(`The profile store ${storePath()} is not valid JSON.`, [
-    e.message,
-    'Fix the file, or move it away and import the profiles again.',
-  ]);
-}
-
-/** The store as it is on disk (an absent file is an empty store; nothing is created by reading). */
-function readStore(): StoreShape {
-  let text: string;
-  try {
-    text = readFileSync(storePath(), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} };
-    throw new ConfigError(`Cannot read the profile store ${storePath()} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
-  }
-  let data: Partial<StoreShape>;
-  try {
-    data = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (e) {
-    throw notJson(e as SyntaxError);
-  }
-  checkVersion(data.schemaVersion);
-  const profiles = data.profiles && typeof data.profiles === 'object' && !Array.isArray(data.profiles) ? data.profiles : {};
-  return { schemaVersion: data.schemaVersion ?? PROFILE_SCHEMA_VERSION, defaultProfile: data.defaultProfile, profiles };
-}
-
-let conf: Conf<StoreShape> | undefined;
-/** conf, for writes only. */
-async function writer(): Promise<Conf<StoreShape>> {
-  if (!conf) {
-    const { default: ConfClass } = await import('conf');
-    try {
-      conf = new ConfClass<StoreShape>({
-        projectName: 'pdesk',
-        projectSuffix: '',
-        cwd: configDir(),
-        configName: 'profiles',
-        configFileMode: 0o600,
-        defaults: { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} },
-      });
-    } catch (e) {
-      if (e instanceof SyntaxError) throw notJson(e);
-      throw e;
-    }
-    checkVersion(conf.get('schemaVersion'));
-  }
-  return conf;
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 /** Validate a profile object; an unknown key or bad value is a ConfigError naming the key or path. */
@@ -100,47 +62,157 @@ export function validateProfile(input: unknown, source: string): Profile {
   );
 }
 
-export function listProfiles(): { name: string; isDefault: boolean; profile: ProfileInput }[] {
-  const s = readStore();
-  return Object.entries(s.profiles).map(([name, profile]) => ({ name, isDefault: name === s.defaultProfile, profile }));
+export interface StoredProfile {
+  name: string;
+  isDefault: boolean;
+  profile: ProfileInput;
 }
 
-export async function saveProfile(p: Profile | ProfileInput, makeDefault = false): Promise<void> {
-  const s = await writer();
-  s.set('profiles', { ...s.get('profiles'), [p.name]: p });
-  if (makeDefault || !s.get('defaultProfile')) s.set('defaultProfile', p.name);
+export class ProfileStore {
+  readonly path: string;
+  private conf?: Conf<StoreShape>;
+
+  constructor(readonly dir: string) {
+    this.path = join(dir, 'profiles.json');
+  }
+
+  private notAStore(problem: string): ConfigError {
+    return new ConfigError(`The profile store ${this.path} is not a profile store: ${problem}.`, [
+      'pdesk changes nothing in it. Fix the file, or move it away and import the profiles again.',
+    ]);
+  }
+
+  /** The store as it is on disk, its shape checked (an absent or empty file is an empty store; reading creates nothing). */
+  read(): StoreShape {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} };
+      throw new ConfigError(`Cannot read the profile store ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    }
+    if (text.trim() === '') return { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} };
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      // A hand-edited store that is not JSON is a configuration error (exit 3), not a crash.
+      throw new ConfigError(`The profile store ${this.path} is not valid JSON.`, [
+        (e as Error).message,
+        'Fix the file, or move it away and import the profiles again.',
+      ]);
+    }
+    if (!isObject(data)) throw this.notAStore(`it holds ${kindOf(data)}, not an object`);
+    const { schemaVersion, defaultProfile, profiles } = data;
+    if (schemaVersion !== undefined && (typeof schemaVersion !== 'number' || !Number.isInteger(schemaVersion) || schemaVersion < 1))
+      throw this.notAStore(`"schemaVersion" is ${JSON.stringify(schemaVersion)}, not a version number`);
+    if (typeof schemaVersion === 'number' && schemaVersion > PROFILE_SCHEMA_VERSION)
+      throw new ConfigError(`The profile store ${this.path} was written by a newer pdesk (schema ${schemaVersion}).`);
+    if (defaultProfile !== undefined && typeof defaultProfile !== 'string')
+      throw this.notAStore(`"defaultProfile" is ${kindOf(defaultProfile)}, not a profile name`);
+    if (profiles !== undefined && !isObject(profiles)) throw this.notAStore(`"profiles" is ${kindOf(profiles)}, not an object of profiles`);
+    for (const [name, p] of Object.entries(profiles ?? {}))
+      if (!isObject(p)) throw this.notAStore(`the profile "${name}" is ${kindOf(p)}, not an object`);
+    return {
+      schemaVersion: schemaVersion ?? PROFILE_SCHEMA_VERSION,
+      defaultProfile,
+      profiles: (profiles ?? {}) as Record<string, ProfileInput>,
+    };
+  }
+
+  /** conf, for writes only; the file on disk is checked first, so a file that is not a store is never overwritten. */
+  private async writer(): Promise<Conf<StoreShape>> {
+    this.read();
+    if (!this.conf) {
+      const { default: ConfClass } = await import('conf');
+      this.conf = new ConfClass<StoreShape>({
+        projectName: 'pdesk',
+        projectSuffix: '',
+        cwd: this.dir,
+        configName: 'profiles',
+        configFileMode: 0o600,
+        // read() above refused whatever is not a store; what is left that conf cannot parse is an empty file.
+        clearInvalidConfig: true,
+        defaults: { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} },
+      });
+    }
+    return this.conf;
+  }
+
+  list(): StoredProfile[] {
+    const s = this.read();
+    return Object.entries(s.profiles).map(([name, profile]) => ({ name, isDefault: name === s.defaultProfile, profile }));
+  }
+
+  defaultName(): string | undefined {
+    return this.read().defaultProfile;
+  }
+
+  async save(p: Profile | ProfileInput, makeDefault = false): Promise<void> {
+    const s = await this.writer();
+    s.set('profiles', { ...s.get('profiles'), [p.name]: p });
+    if (makeDefault || !s.get('defaultProfile')) s.set('defaultProfile', p.name);
+  }
+
+  async remove(name: string): Promise<void> {
+    const s = await this.writer();
+    const profiles = { ...s.get('profiles') };
+    if (!(name in profiles)) throw new ConfigError(`There is no profile named "${name}".`, this.knownHint());
+    delete profiles[name];
+    s.set('profiles', profiles);
+    if (s.get('defaultProfile') === name) s.delete('defaultProfile');
+  }
+
+  async setDefault(name: string): Promise<void> {
+    const s = await this.writer();
+    if (!(name in s.get('profiles'))) throw new ConfigError(`There is no profile named "${name}".`, this.knownHint());
+    s.set('defaultProfile', name);
+  }
+
+  knownHint(): string[] {
+    const names = Object.keys(this.read().profiles);
+    return names.length ? [`Known profiles: ${names.join(', ')}.`] : ['No profiles yet: add one with `pdesk profile import <file>`.'];
+  }
+
+  /** The profile to use: the name given, else `envProfile` (PDESK_PROFILE), else the default. */
+  load(name?: string, envProfile?: string): Profile {
+    const store = this.read();
+    const wanted = name ?? envProfile ?? store.defaultProfile;
+    if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', this.knownHint());
+    const raw = store.profiles[wanted];
+    if (!raw) throw new ConfigError(`There is no profile named "${wanted}".`, this.knownHint());
+    return validateProfile(raw, `profile "${wanted}"`);
+  }
 }
 
-export async function removeProfile(name: string): Promise<void> {
-  const s = await writer();
-  const profiles = { ...s.get('profiles') };
-  if (!(name in profiles)) throw new ConfigError(`There is no profile named "${name}".`, knownHint());
-  delete profiles[name];
-  s.set('profiles', profiles);
-  if (s.get('defaultProfile') === name) s.delete('defaultProfile');
+/** The profile store in `dir`. */
+export function openProfileStore(dir: string): ProfileStore {
+  return new ProfileStore(dir);
 }
 
-export async function setDefaultProfile(name: string): Promise<void> {
-  const s = await writer();
-  if (!(name in s.get('profiles'))) throw new ConfigError(`There is no profile named "${name}".`, knownHint());
-  s.set('defaultProfile', name);
+const storeOf = (env: Env) => new ProfileStore(configDir(env));
+
+export function listProfiles(env: Env = process.env): StoredProfile[] {
+  return storeOf(env).list();
 }
 
-export function defaultProfileName(): string | undefined {
-  return readStore().defaultProfile;
+export function saveProfile(p: Profile | ProfileInput, makeDefault = false, env: Env = process.env): Promise<void> {
+  return storeOf(env).save(p, makeDefault);
 }
 
-function knownHint(): string[] {
-  const names = Object.keys(readStore().profiles);
-  return names.length ? [`Known profiles: ${names.join(', ')}.`] : ['No profiles yet: add one with `pdesk profile import <file>`.'];
+export function removeProfile(name: string, env: Env = process.env): Promise<void> {
+  return storeOf(env).remove(name);
+}
+
+export function setDefaultProfile(name: string, env: Env = process.env): Promise<void> {
+  return storeOf(env).setDefault(name);
+}
+
+export function defaultProfileName(env: Env = process.env): string | undefined {
+  return storeOf(env).defaultName();
 }
 
 /** The profile to use: the name given, else PDESK_PROFILE, else the default. */
-export function loadProfile(name?: string): Profile {
-  const store = readStore();
-  const wanted = name ?? process.env.PDESK_PROFILE ?? store.defaultProfile;
-  if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', knownHint());
-  const raw = store.profiles[wanted];
-  if (!raw) throw new ConfigError(`There is no profile named "${wanted}".`, knownHint());
-  return validateProfile(raw, `profile "${wanted}"`);
+export function loadProfile(name?: string, env: Env = process.env): Profile {
+  return storeOf(env).load(name, env.PDESK_PROFILE);
 }

@@ -16,5 +16,8 @@ export function sandboxProfile(
     namespaces: { ...SANDBOX_NAMESPACES },
     practice: { baseUrl: `${base}/practice`, auth: { type: 'none' } },
     portal: { baseUrl: `${base}/portal`, auth: { type: 'none' } },
+    // `pdesk check` on the sandbox needs no options: a seeded service category, patient and address (seed.ts).
+    // No encounter: the chat checks close it, so each `check --write --encounter <id>` names a fresh one.
+    check: { serviceCategory: 'urn:pdesk:service-category|gp', patient: 'pat-1', email: 'emma.jansen@example.org' },
   };
 }

@@ -1,10 +1,11 @@
 /**
  * Outgoing pushes of the sandbox, as the practice system: the automatic C3 reply to every C1 (after the reply
- * delay) and, when a push target is given, one demo C3 and one demo C5 shortly after start. Bodies come from the
+ * delay) and, when a push target is given, shortly after start: the C4 close of each chat the seed holds closed
+ * (enc-200; a portal elsewhere never saw it closed), one demo C3 and one demo C5. Bodies come from the
  * core builders and are sent with the core client to the push target (`pushTo`, else the sandbox's own
  * /portal). A failed push is logged and recorded in `state.pushes`; it never crashes the sandbox.
  */
-import { buildChatMessage, replyMessage } from '../core/api/chat.js';
+import { buildChatMessage, buildEncounterClose, closeChat, replyMessage } from '../core/api/chat.js';
 import { buildNotification, sendNotification } from '../core/api/notifications.js';
 import { PdeskClient } from '../core/client.js';
 import { type ChatCommunication, threadOf } from '../core/schemas/chat.js';
@@ -35,12 +36,15 @@ export class Pushes implements PushPort {
   private readonly abort = new AbortController();
   private closed = false;
   readonly target: string;
+  /** The chats the seed holds closed (the state is seeded before the pushes are made). */
+  private readonly seedClosed: string[];
 
   constructor(
     private readonly state: SandboxState,
     private readonly o: PushOptions,
   ) {
     this.target = (o.pushTo ?? `${o.ownUrl}/portal`).replace(/\/+$/, '');
+    this.seedClosed = [...state.encounters.values()].filter((e) => e.status === 'finished').map((e) => e.id);
   }
 
   private get profile() {
@@ -83,13 +87,14 @@ export class Pushes implements PushPort {
 
   /** Send one push, record it, log a failure. */
   private async send(
-    op: 'C3' | 'C5',
+    op: PushRecord['op'],
     kind: PushRecord['kind'],
     id: string | undefined,
     go: (c: PdeskClient) => Promise<{ status: number }>,
   ): Promise<void> {
     if (this.closed) return;
-    const rec: PushRecord = { op, kind, url: `${this.target}/Communication`, id, at: new Date().toISOString() };
+    const path = op === 'C4' ? `/Encounter/${encodeURIComponent(id ?? '')}` : '/Communication';
+    const rec: PushRecord = { op, kind, url: `${this.target}${path}`, id, at: new Date().toISOString() };
     this.state.pushes.push(rec);
     try {
       rec.status = (await go(this.getClient())).status;
@@ -130,10 +135,17 @@ export class Pushes implements PushPort {
     await this.send('C3', 'reply', body.id, (c) => replyMessage(c, body, { signal: this.abort.signal }));
   }
 
-  /** One demo C3 (in enc-100) and one demo C5, so a demo shows incoming pushes. */
+  /**
+   * The seed's closed chats as C4 closes (the push target is a portal that never saw them closed), then one demo
+   * C3 (in enc-100) and one demo C5, so a demo shows incoming pushes.
+   */
   scheduleDemo(delayMs = DEMO_PUSH_DELAY_MS): void {
     this.later(delayMs, async () => {
       const p = this.profile;
+      for (const id of this.seedClosed) {
+        const body = buildEncounterClose(p, id);
+        await this.send('C4', 'demo', id, (c) => closeChat(c, id, body, { signal: this.abort.signal }));
+      }
       if (this.state.encounters.get('enc-100')?.status !== 'finished') {
         const msg = buildChatMessage(p, {
           thread: 'enc-100',

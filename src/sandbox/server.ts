@@ -2,15 +2,18 @@
  * The embedded sandbox: a practice system at `/practice` (A1–A7, C1, C2, M1–M4) and a portal at `/portal`
  * (C3, C4, C5) on one node:http server, following decisions.md exactly. This file is the HTTP plumbing:
  * routing (404 unknown route, 405 wrong method), optional bearer token (401), latency and fail rate (503
- * before any state change), content types (415), JSON parsing (400), OperationOutcome error bodies, and the
- * record of received requests. Handlers live in appointments.ts, chat.ts, notifications.ts, medication.ts.
+ * before any state change), broken and failing operations (`--break`, `--fail`: breaks.ts), a rate limit
+ * (`--throttle`: every n-th request 429), content types (415),
+ * JSON parsing (400), OperationOutcome error bodies, and the record of received requests. Handlers live in appointments.ts, chat.ts, notifications.ts, medication.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeOutcome } from '../core/outcome.js';
 import * as appointments from './appointments.js';
 import * as chat from './chat.js';
-import { FHIR_JSON } from '../core/ops.js';
+import { FHIR_JSON, type OpId } from '../core/ops.js';
+import { communicationKind } from '../core/schemas/chat.js';
+import { breakAnswer } from './breaks.js';
 import { checkContentType, decodeSegment, Fail, MAX_BODY_BYTES, readBody } from '../listen/accept.js';
 import type { Handler, Reply, SandboxRequest, World } from './http.js';
 import * as medication from './medication.js';
@@ -51,6 +54,15 @@ export interface SandboxOptions {
   onRequest?: (line: string) => void;
   /** Where push failures are reported (default: a line on stderr). */
   log?: (line: string) => void;
+  /** Operations whose successful answers miss a required field (`--break`, breaks.ts). */
+  breakOps?: readonly OpId[];
+  /** Operations answered with this status and an OperationOutcome, before any change (`--fail <op>:<status>`). */
+  failOps?: Partial<Record<OpId, number>>;
+  /**
+   * Every n-th request (counting all of them, from the first) is answered 429 Too Many Requests with
+   * `Retry-After: 1` and an OperationOutcome, before any change (`--throttle <n>`): a rate-limited server.
+   */
+  throttleEvery?: number;
 }
 
 export interface ReceivedRequest {
@@ -77,26 +89,47 @@ interface Route {
   /** `/practice/Communication/{id}` split in segments; `{name}` captures one. */
   segments: string[];
   methods: Partial<Record<string, Handler>>;
+  /** The operation each method performs; a function where the body decides (C3 or C5). */
+  ops: Partial<Record<string, OpId | ((body: unknown) => OpId)>>;
 }
 
-const route = (path: string, methods: Route['methods']): Route => ({ segments: path.split('/').filter(Boolean), methods });
+const route = (path: string, methods: Route['methods'], ops: Route['ops']): Route => ({
+  segments: path.split('/').filter(Boolean),
+  methods,
+  ops,
+});
+
+/** `POST /portal/Communication` is C3 or C5, told apart by the category code (interface.md). */
+const portalCommunicationOp = (body: unknown): OpId => (communicationKind(body) === 'notification' ? 'C5' : 'C3');
 
 /** The route table of decisions.md §2 (A1 depends on the version: the other version's path is unknown). */
 function routes(appointmentApi: '1.0.0' | '2.0.0'): Route[] {
   return [
-    route(appointmentApi === '2.0.0' ? '/practice/ValueSet' : '/practice/AppointmentType', { GET: appointments.getAppointmentTypes }), // A1
-    route('/practice/PractitionerRole', { GET: appointments.listPractitionerRoles }), // A2
-    route('/practice/Schedule', { GET: appointments.searchSchedules }), // A3
-    route('/practice/Slot', { GET: appointments.searchSlots }), // A4
-    route('/practice/Appointment', { GET: appointments.searchAppointments, POST: appointments.createAppointment }), // A5, A6
-    route('/practice/AppointmentResponse', { POST: appointments.cancelAppointment }), // A7
-    route('/practice/Communication', { POST: chat.receiveMessage, PATCH: chat.markRead }), // C1, C2 conditional
-    route('/practice/Communication/{id}', { PATCH: chat.markRead }), // C2
-    route('/practice/MedicationRequest', { GET: medication.listMedicationRequests, POST: medication.orderMedication }), // M1, M3
-    route('/practice/MedicationRequest/{id}', { GET: medication.getMedicationRequest }), // M2
-    route('/practice/Organization', { GET: medication.searchPharmacies }), // M4
-    route('/portal/Communication', { POST: chat.receivePortalCommunication }), // C3, C5
-    route('/portal/Encounter/{id}', { PUT: chat.closeChat }), // C4
+    route(
+      appointmentApi === '2.0.0' ? '/practice/ValueSet' : '/practice/AppointmentType',
+      { GET: appointments.getAppointmentTypes },
+      { GET: 'A1' },
+    ),
+    route('/practice/PractitionerRole', { GET: appointments.listPractitionerRoles }, { GET: 'A2' }),
+    route('/practice/Schedule', { GET: appointments.searchSchedules }, { GET: 'A3' }),
+    route('/practice/Slot', { GET: appointments.searchSlots }, { GET: 'A4' }),
+    route(
+      '/practice/Appointment',
+      { GET: appointments.searchAppointments, POST: appointments.createAppointment },
+      { GET: 'A5', POST: 'A6' },
+    ),
+    route('/practice/AppointmentResponse', { POST: appointments.cancelAppointment }, { POST: 'A7' }),
+    route('/practice/Communication', { POST: chat.receiveMessage, PATCH: chat.markRead }, { POST: 'C1', PATCH: 'C2' }), // C2 conditional
+    route('/practice/Communication/{id}', { PATCH: chat.markRead }, { PATCH: 'C2' }),
+    route(
+      '/practice/MedicationRequest',
+      { GET: medication.listMedicationRequests, POST: medication.orderMedication },
+      { GET: 'M1', POST: 'M3' },
+    ),
+    route('/practice/MedicationRequest/{id}', { GET: medication.getMedicationRequest }, { GET: 'M2' }),
+    route('/practice/Organization', { GET: medication.searchPharmacies }, { GET: 'M4' }),
+    route('/portal/Communication', { POST: chat.receivePortalCommunication }, { POST: portalCommunicationOp }),
+    route('/portal/Encounter/{id}', { PUT: chat.closeChat }, { PUT: 'C4' }),
   ];
 }
 
@@ -158,6 +191,11 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
   };
   let ownUrl = '';
 
+  const breakOps = new Set(o.breakOps ?? []);
+  const failOps = o.failOps ?? {};
+  const throttleEvery = o.throttleEvery && o.throttleEvery > 0 ? Math.floor(o.throttleEvery) : 0;
+  let requests = 0;
+
   async function handle(req: IncomingMessage): Promise<Reply> {
     const method = (req.method ?? 'GET').toUpperCase();
     const rawUrl = req.url ?? '/';
@@ -181,11 +219,22 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       received.push({ method, path: rawPath, query: rawQuery, headers, body, at: new Date().toISOString() });
     }
+    const n = ++requests;
     if (latencyMs > 0) await sleep(latencyMs);
     if (o.token !== undefined && req.headers.authorization !== `Bearer ${o.token}`)
       throw new Fail(401, 'login', 'This sandbox needs Authorization: Bearer <token>.', undefined, {
         'www-authenticate': 'Bearer realm="pdesk-sandbox"',
       });
+    if (throttleEvery && n % throttleEvery === 0)
+      throw new Fail(
+        429,
+        'throttled',
+        `The sandbox answers every ${throttleEvery}th request 429 (--throttle); nothing was changed.`,
+        undefined,
+        {
+          'retry-after': '1',
+        },
+      );
     if (failRate > 0 && random() < failRate)
       throw new Fail(503, 'transient', 'The sandbox is simulating a failure (fail rate); nothing was changed.');
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
@@ -196,6 +245,15 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       const allow = Object.keys(found.route.methods).join(', ');
       throw new Fail(405, 'not-supported', `Method ${method} is not allowed on ${path}; allowed: ${allow}.`, undefined, { allow });
     }
+    const opOf = found.route.ops[method];
+    const op = typeof opOf === 'function' ? opOf(body) : opOf;
+    const failStatus = op && failOps[op];
+    if (failStatus)
+      throw new Fail(
+        failStatus,
+        failStatus >= 500 ? 'transient' : 'processing',
+        `The sandbox is simulating a failure of ${op} (--fail); nothing was changed.`,
+      );
     if (buf === 'too-large') throw new Fail(413, 'too-costly', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
       checkContentType(method, path, req.headers['content-type']);
@@ -210,7 +268,9 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
       body,
       origin: `http://${req.headers.host ?? ownUrl.replace(/^http:\/\//, '')}`,
     };
-    return handler(world, request);
+    const reply = await handler(world, request);
+    if (op && breakOps.has(op) && reply.status < 300) return { ...reply, body: breakAnswer(op, reply.body, appointmentApi) };
+    return reply;
   }
 
   const onRequest = o.onRequest;

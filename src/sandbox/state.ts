@@ -84,10 +84,10 @@ export interface StoredNotification extends Notification {
 
 /** One outgoing push (automatic C3 reply, demo C3/C5). */
 export interface PushRecord {
-  op: 'C3' | 'C5';
+  op: 'C3' | 'C4' | 'C5';
   kind: 'reply' | 'demo';
   url: string;
-  /** Id of the pushed Communication (C3) or of the thread it answered. */
+  /** Id of the pushed Communication (C3), or of the thread it answered, or of the chat closed (C4). */
   id?: string;
   status?: number;
   error?: string;

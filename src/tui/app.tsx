@@ -3,25 +3,29 @@
  * hints), navigation (1–5, `:` palette, Esc back, `?` help, q quit) and the no-profile welcome. The frame is
  * always `rows − 1` lines: Ink clears the whole terminal on every frame when it is taller (DEVELOPERS.md, "Stack notes").
  */
-import { Box, type Key, Text, useApp, useInput, useStdin } from 'ink';
+import { Box, Text, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { PdeskClient } from '../core/client.js';
+import type { ClientOptions, PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
 import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } from './desk.js';
 import { fit, wrap } from './format.js';
 import {
   type Binding,
+  KeyFeedSync,
   KeyRouterProvider,
   ScopeContext,
   keyLabel,
-  splitKeys,
   useKeyRouter,
+  useKeyFeed,
   useKeyRouterState,
   useKeys,
   useKeysVersion,
   useRefState,
 } from './keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './components/line-editor.js';
+import { InspectProvider, useInspect } from './inspect/context.js';
+import { InspectView } from './inspect/InspectView.js';
+import { type TuiOptions, TuiOptionsContext } from './options.js';
 import { SCREENS, type ScreenId, screenFor } from './screens/index.js';
 import { type Size, SizeContext, useTerminalSize } from './terminal.js';
 
@@ -42,12 +46,22 @@ export interface RootProps {
   sandbox?: { url: string };
   configDir?: string;
   makeClient?: (p: Profile) => PdeskClient;
+  /** Options of the desk's client (`--read-only`, `--trace`); its writes are audited in `configDir`. */
+  clientOptions?: ClientOptions;
   loadProfile?: (name: string) => Promise<Profile>;
   /** A fixed terminal size (tests, benches). */
   size?: Size;
   initialScreen?: ScreenId;
   /** Called after `q` / Ctrl-C; default: Ink's exit(). */
   onQuit?: () => void;
+  /** The saved profiles for the Systems screen (default: the profile store). */
+  listProfiles?: TuiOptions['listProfiles'];
+  /** Folder the raw view's `w` writes to (default: the current folder). */
+  exportDir?: string;
+  /** Deadline of one reachability probe on the Systems screen (default 5 s). */
+  probeTimeoutMs?: number;
+  /** Seconds between the Systems screen's refreshes (default 30). */
+  systemsRefreshS?: number;
 }
 
 /** Lines around the screen: header, tabs, status, hints. */
@@ -58,45 +72,36 @@ export function Root(p: RootProps) {
   const quit = useCallback(() => (p.onQuit ? p.onQuit() : app.exit()), [p.onQuit, app]);
   const { router, version } = useKeyRouterState(quit);
   const { isRawModeSupported } = useStdin();
-  // Several keys in one event are dispatched one at a time, each after the previous one's updates (a key may
-  // open the form the next key types into), and in order with whatever arrives meanwhile.
-  const queue = useRef<Array<[string, Key]>>([]);
-  const drain = useCallback(() => {
-    const next = queue.current.shift();
-    if (!next) return;
-    router.dispatch(next[0], next[1]);
-    if (queue.current.length) setImmediate(drain);
-  }, [router]);
-  useInput(
-    (input, key) => {
-      const keys = splitKeys(input, key);
-      if (keys.length === 1 && queue.current.length === 0) return router.dispatch(input, key);
-      const idle = queue.current.length === 0;
-      queue.current.push(...keys);
-      if (idle) drain();
-    },
-    { isActive: isRawModeSupported === true },
-  );
+  const feed = useKeyFeed(router);
+  useInput(feed, { isActive: isRawModeSupported === true });
   const [started, setStarted] = useState<StartedSandbox | undefined>();
   const profile = started?.profile ?? p.profile;
+  const options = useMemo<TuiOptions>(
+    () => ({ listProfiles: p.listProfiles, exportDir: p.exportDir, probeTimeoutMs: p.probeTimeoutMs, systemsRefreshS: p.systemsRefreshS }),
+    [p.listProfiles, p.exportDir, p.probeTimeoutMs, p.systemsRefreshS],
+  );
   return (
     <SizeContext.Provider value={p.size}>
-      <KeyRouterProvider router={router} version={version}>
-        {profile ? (
-          <DeskProvider
-            profile={profile}
-            makeClient={p.makeClient}
-            loadProfile={p.loadProfile}
-            receiver={started?.receiver ?? p.receiver}
-            sandbox={started?.sandbox ?? p.sandbox}
-            configDir={started?.configDir ?? p.configDir}
-          >
-            {() => <Shell initialScreen={p.initialScreen} quit={quit} />}
-          </DeskProvider>
-        ) : (
-          <Welcome startSandbox={p.startSandbox} onStarted={setStarted} quit={quit} />
-        )}
-      </KeyRouterProvider>
+      <TuiOptionsContext.Provider value={options}>
+        <KeyFeedSync feed={feed} />
+        <KeyRouterProvider router={router} version={version}>
+          {profile ? (
+            <DeskProvider
+              profile={profile}
+              makeClient={p.makeClient}
+              clientOptions={p.clientOptions}
+              loadProfile={p.loadProfile}
+              receiver={started?.receiver ?? p.receiver}
+              sandbox={started?.sandbox ?? p.sandbox}
+              configDir={started?.configDir ?? p.configDir}
+            >
+              {() => <Shell initialScreen={p.initialScreen} quit={quit} exportDir={p.exportDir} />}
+            </DeskProvider>
+          ) : (
+            <Welcome startSandbox={p.startSandbox} onStarted={setStarted} quit={quit} />
+          )}
+        </KeyRouterProvider>
+      </TuiOptionsContext.Provider>
     </SizeContext.Provider>
   );
 }
@@ -155,8 +160,19 @@ interface HelpSection {
   rows: Array<[string, string]>;
 }
 
-function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
+/** The shell inside the inspector (raw view, X-ray), which opens over any screen and may jump to one. */
+function Shell(p: { initialScreen?: ScreenId; quit: () => void; exportDir?: string }) {
+  const show = useRef<(id: ScreenId) => void>(() => undefined);
+  return (
+    <InspectProvider show={(id) => show.current(id)} exportDir={p.exportDir}>
+      <ShellView initialScreen={p.initialScreen} quit={p.quit} showRef={show} />
+    </InspectProvider>
+  );
+}
+
+function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { current: (id: ScreenId) => void } }) {
   const desk = useDesk();
+  const inspect = useInspect()!;
   const router = useKeyRouter();
   const { columns, rows } = useTerminalSize();
   const [current, setCurrent, currentRef] = useRefState<ScreenId>(p.initialScreen ?? 'slots');
@@ -166,6 +182,8 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
 
   const show = (id: ScreenId, o: { back?: boolean } = {}) => {
     const cur = currentRef.current;
+    // A screen key while inspecting closes the inspector (the screen beneath is as it was).
+    if (inspect.steps.length) inspect.close();
     if (cur === id) return;
     if (!o.back) history.current.push(cur);
     // The status line belongs to the screen that set it.
@@ -173,6 +191,8 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
     setCurrent(id);
     setVisited((v) => (v.includes(id) ? v : [...v, id]));
   };
+
+  p.showRef.current = (id) => show(id);
 
   const openHelp = () => {
     const screen = SCREENS.find((s) => s.id === current)!;
@@ -214,7 +234,7 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
     {
       keys: [':'],
       label: 'cmd',
-      help: 'command palette: :slots :appointments :chat :notify :meds :profile <name> :q',
+      help: `command palette: ${SCREENS.map((s) => `:${s.command}`).join(' ')} :xray :profile <name> :q`,
       run: () => setOverlay({ kind: 'palette' }),
     },
     { keys: ['?'], label: 'help', help: 'this help', run: openHelp },
@@ -236,15 +256,21 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
     if (!cmd) return;
     if (cmd === 'q' || cmd === 'quit') return p.quit();
     if (cmd === 'profile' || cmd === 'ctx') {
-      if (!arg) return desk.error(':profile needs a profile name, e.g. :profile test.');
+      // Without a name: the Systems screen lists every profile (Enter switches).
+      if (!arg) return show('systems');
       if (arg === desk.profile.name) return desk.info(`Already on profile ${arg}.`);
       void desk.switchProfile(arg);
       return;
     }
     if (cmd === 'help') return openHelp();
+    if (cmd === 'xray' || cmd === 'x-ray') {
+      if (!inspect.xrayOf(currentRef.current))
+        desk.error('Nothing to X-ray here: select an appointment (2), a chat thread (3) or a medication request (5), then :xray or X.');
+      return;
+    }
     const s = screenFor(cmd);
     if (s) return show(s.id);
-    desk.error(`Unknown command :${cmd} (try :slots, :appointments, :chat, :notify, :meds, :profile <name>, :q).`);
+    desk.error(`Unknown command :${cmd} (try ${SCREENS.map((x) => `:${x.command}`).join(', ')}, :xray, :profile <name>, :q).`);
   };
 
   const frame = Math.max(CHROME_LINES + 1, rows - 1);
@@ -253,23 +279,33 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
   const statusLines = Math.min(statusRows(useDeskStatus(), width), Math.max(1, frame - CHROME_LINES));
   const bodyHeight = frame - CHROME_LINES - (statusLines - 1);
   const generation = `${desk.profile.name}`;
+  const inspecting = inspect.steps.length > 0 && overlay?.kind !== 'help';
 
   return (
     <Box flexDirection="column" width={width} height={frame} overflowY="hidden">
       <Header width={width} />
       <Tabs current={current} width={width} />
-      <Box key={generation} flexDirection="column" height={bodyHeight} overflowY="hidden">
+      <Box flexDirection="column" height={bodyHeight} overflowY="hidden">
         {overlay?.kind === 'help' ? (
           <ScopeContext.Provider value={{ scope: 'help', shown: true }}>
             <HelpOverlay sections={overlay.sections} width={width} height={bodyHeight} onClose={() => setOverlay(undefined)} />
           </ScopeContext.Provider>
         ) : null}
+        {inspect.steps.length ? (
+          <Box display={inspecting ? 'flex' : 'none'} flexDirection="column" height={bodyHeight} overflowY="hidden">
+            <ScopeContext.Provider value={{ scope: 'inspect', shown: true }}>
+              <InspectView inspect={inspect} width={width} height={bodyHeight} />
+            </ScopeContext.Provider>
+          </Box>
+        ) : null}
         {SCREENS.filter((s) => visited.includes(s.id)).map((s) => {
-          const shown = s.id === current && overlay?.kind !== 'help';
+          const shown = s.id === current && overlay?.kind !== 'help' && !inspecting;
           const C = s.component;
+          // Screens restart on another profile; a screen about every profile (Systems) stays as it is.
+          const key = s.acrossProfiles ? s.id : `${generation}:${s.id}`;
           return (
-            <Box key={s.id} display={shown ? 'flex' : 'none'} flexDirection="column" height={bodyHeight} overflowY="hidden">
-              <ScopeContext.Provider value={{ scope: s.id, shown: s.id === current }}>
+            <Box key={key} display={shown ? 'flex' : 'none'} flexDirection="column" height={bodyHeight} overflowY="hidden">
+              <ScopeContext.Provider value={{ scope: s.id, shown: s.id === current && !inspect.steps.length }}>
                 <C width={width} height={bodyHeight} />
               </ScopeContext.Provider>
             </Box>
@@ -293,7 +329,7 @@ function Shell(p: { initialScreen?: ScreenId; quit: () => void }) {
 }
 
 function Header({ width }: { width: number }) {
-  const { profile, receiver, sandbox } = useDesk();
+  const { profile, receiver, sandbox, readOnly } = useDesk();
   const { connection, lastMs } = useDeskStatus();
   const env = profile.environment ?? 'no environment';
   const prod = /^prod(uction)?$/i.test(profile.environment ?? '');
@@ -305,7 +341,9 @@ function Header({ width }: { width: number }) {
         : '○ not checked';
   const port = (u: string) => u.replace(/^https?:\/\/(127\.0\.0\.1|localhost)/, '');
   const extra = [sandbox ? `sandbox ${port(sandbox.url)}` : '', receiver ? `push ${port(receiver.url)}` : ''].filter(Boolean).join(' ');
-  const fixed = ` pdesk  ${profile.name}  ${prod ? ` ${env.toUpperCase()} ` : `[${env}]`}  appt API ${profile.appointmentApi}  `;
+  // Read-only (the profile's readOnly, or --read-only) is said beside the environment: write keys do nothing.
+  const ro = readOnly ? ' read-only ' : '';
+  const fixed = ` pdesk  ${profile.name}  ${prod ? ` ${env.toUpperCase()} ` : `[${env}]`}${ro ? ` ${ro}` : ''}  appt API ${profile.appointmentApi}  `;
   const rest = Math.max(0, width - fixed.length - conn.length);
   return (
     <Text wrap="truncate">
@@ -321,6 +359,14 @@ function Header({ width }: { width: number }) {
       ) : (
         <Text color="green">[{env}]</Text>
       )}
+      {ro ? (
+        <>
+          <Text> </Text>
+          <Text bold color="black" backgroundColor="yellow">
+            {ro}
+          </Text>
+        </>
+      ) : null}
       <Text>{`  appt API ${profile.appointmentApi}  `}</Text>
       <Text color={connection === 'online' ? 'green' : connection === 'offline' ? 'red' : 'gray'}>{conn}</Text>
       <Text dimColor>{extra ? fit(`  ${extra}`, rest) : ''}</Text>
@@ -469,7 +515,7 @@ function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number
   );
 }
 
-const COMMANDS = [...SCREENS.map((s) => s.command), 'profile ', 'help', 'quit'];
+const COMMANDS = [...SCREENS.map((s) => s.command), 'xray', 'profile ', 'help', 'quit'];
 
 function Palette(p: { width: number; onDone: (line: string | undefined) => void }) {
   const [s, setS, sRef] = useRefState<LineState>({ value: '', cursor: 0 });

@@ -6,11 +6,13 @@
  */
 import type React from 'react';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { PdeskClient } from '../core/client.js';
+import { type ClientOptions, PdeskClient } from '../core/client.js';
 import { HttpError, NetworkError, PdeskError } from '../core/errors.js';
+import type { OpId } from '../core/ops.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import type { Profile } from '../profiles/schema.js';
+import { type Profile, isProduction } from '../profiles/schema.js';
+import { TypedConfirmation } from './components/Confirm.js';
 import { useKeys } from './keys.js';
 
 export type Connection = 'unknown' | 'online' | 'offline';
@@ -25,6 +27,15 @@ export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: unknown
 export interface Desk {
   profile: Profile;
   client: PdeskClient;
+  /** Only GET is sent (the profile's `readOnly`, or `--read-only`): write keys say so instead of opening a form. */
+  readOnly: boolean;
+  /**
+   * For a write key: true when `op` may be sent; under read-only false, with the status line saying why (`what`
+   * names the action: "cancelling an appointment"). The client refuses it anyway: this keeps the form shut.
+   */
+  writable(op: OpId, what: string): boolean;
+  /** A write key's action behind `writable`: under read-only it says why and opens nothing. */
+  guard(op: OpId, what: string, fn: () => void): () => void;
   /**
    * Run a server call: the status line shows `label` with a spinner, Esc abandons it (the signal aborts),
    * an error is shown in the status line (PdeskError message + details, e.g. the OperationOutcome text).
@@ -40,8 +51,11 @@ export interface Desk {
   /** Show an error in the status line: a PdeskError as message + detail lines (joined), or a plain sentence. */
   error(e: unknown): void;
   clearStatus(): void;
-  /** `:profile <name>`: switch to a saved profile (the screens restart on it). */
-  switchProfile(name: string): Promise<void>;
+  /**
+   * `:profile <name>`, Enter on Systems: switch to a saved profile (the screens restart on it), or to the
+   * profile given (one that is not saved: the `--sandbox` session's own).
+   */
+  switchProfile(name: string, profile?: Profile): Promise<void>;
   /** The push receiver running in-process (`--listen`, `--sandbox`), if any. */
   receiver?: { url: string };
   /** The embedded sandbox (`--sandbox`), if any. */
@@ -58,6 +72,11 @@ export interface RunOptions<T> {
    * status line says so.
    */
   sends?: boolean;
+  /**
+   * A refresh in the background (after a refusal): the status line keeps what it says meanwhile (the
+   * refusal) instead of being cleared when the call starts.
+   */
+  quiet?: boolean;
 }
 
 export interface DeskStatus {
@@ -98,8 +117,13 @@ export function isAbort(e: unknown): boolean {
 
 export interface DeskProviderProps {
   profile: Profile;
-  /** For tests: build the client (default: `new PdeskClient(profile)`). */
+  /**
+   * For tests: build the client (default: a PdeskClient with `clientOptions`, whose writes go to the audit trail
+   * of `configDir`).
+   */
   makeClient?: (p: Profile) => PdeskClient;
+  /** Options of the default client: `--read-only`, `--trace`. */
+  clientOptions?: ClientOptions;
   /** Load a saved profile by name (default: the profile store). */
   loadProfile?: (name: string) => Promise<Profile>;
   receiver?: { url: string };
@@ -109,7 +133,9 @@ export interface DeskProviderProps {
 }
 
 export function DeskProvider(p: DeskProviderProps) {
-  const makeClient = p.makeClient ?? ((prof: Profile) => new PdeskClient(prof));
+  const makeClient =
+    p.makeClient ??
+    ((prof: Profile) => new PdeskClient(prof, { ...p.clientOptions, ...(p.configDir ? { audit: { dir: p.configDir } } : {}) }));
   const [profile, setProfile] = useState(p.profile);
   const [client, setClient] = useState(() => makeClient(p.profile));
   const [status, setStatus] = useState<DeskStatus>({ connection: 'unknown' });
@@ -145,7 +171,7 @@ export function DeskProvider(p: DeskProviderProps) {
       controllers.current.add(entry);
       const started = Date.now();
       const seq = ++statusSeq.current;
-      setStatus((s) => ({ ...s, status: undefined, busy: { label, started } }));
+      setStatus((s) => ({ ...s, status: o.quiet ? s.status : undefined, busy: { label, started } }));
       try {
         const value = await fn(entry.ctrl.signal);
         if (!mounted.current) return { ok: true, value };
@@ -192,20 +218,22 @@ export function DeskProvider(p: DeskProviderProps) {
     for (const c of controllers.current) c.ctrl.abort();
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the profile loader and client factory are fixed for the life of the desk
+  // The profile loader and client factory are read when a switch happens (the latest props).
+  const factories = useRef({ load: p.loadProfile, make: makeClient });
+  factories.current = { load: p.loadProfile, make: makeClient };
   const switchProfile = useCallback(
-    async (name: string) => {
+    async (name: string, given?: Profile) => {
       try {
         const load =
-          p.loadProfile ??
+          factories.current.load ??
           (async (n: string) => {
             const { loadProfile } = await import('../profiles/store.js');
             return loadProfile(n);
           });
-        const next = await load(name);
+        const next = given ?? (await load(name));
         abort();
         setProfile(next);
-        setClient(makeClient(next));
+        setClient(factories.current.make(next));
         setStatus({ connection: 'unknown', status: { kind: 'ok', text: `Profile ${next.name}.` } });
       } catch (e) {
         setMsg('error', errorText(e));
@@ -220,10 +248,22 @@ export function DeskProvider(p: DeskProviderProps) {
     active: !!status.busy,
   });
 
-  const desk = useMemo<Desk>(
-    () => ({
+  const desk = useMemo<Desk>(() => {
+    /** Under read-only: say why a write key does nothing (`Profile "x" is read-only`, then what it would do). */
+    const writable = (op: OpId, what: string) => {
+      const refused = client.refusalOf(op);
+      if (!refused) return true;
+      setMsg('error', `${refused.message.replace(/: .*$/s, '')}: ${what} (${op}) is not available.`);
+      return false;
+    };
+    return {
       profile,
       client,
+      readOnly: client.readOnly,
+      writable,
+      guard: (op, what, fn) => () => {
+        if (writable(op, what)) fn();
+      },
       run,
       abort,
       running: () => controllers.current.size > 0,
@@ -235,13 +275,15 @@ export function DeskProvider(p: DeskProviderProps) {
       receiver: p.receiver,
       sandbox: p.sandbox,
       configDir: p.configDir,
-    }),
-    [profile, client, run, abort, setMsg, switchProfile, p.receiver, p.sandbox, p.configDir],
-  );
+    };
+  }, [profile, client, run, abort, setMsg, switchProfile, p.receiver, p.sandbox, p.configDir]);
 
   return (
     <DeskContext.Provider value={desk}>
-      <StatusContext.Provider value={status}>{p.children(desk)}</StatusContext.Provider>
+      <StatusContext.Provider value={status}>
+        {/* On production every confirmation of a write asks for the profile's name to be typed. */}
+        <TypedConfirmation.Provider value={isProduction(profile) ? profile.name : undefined}>{p.children(desk)}</TypedConfirmation.Provider>
+      </StatusContext.Provider>
     </DeskContext.Provider>
   );
 }

@@ -54,3 +54,77 @@ export function wrap(text: string, width: number): string[] {
   }
   return out;
 }
+
+/** A piece of a row with its own colour (a cell of a table row). */
+export interface Seg {
+  text: string;
+  color?: string;
+  bold?: boolean;
+  dim?: boolean;
+}
+
+/** Plain text of segments. */
+export const segText = (segs: readonly Seg[]) => segs.map((s) => s.text).join('');
+
+/**
+ * Columns `[from, from + width)` of a line of segments, cut with `…` where text goes on past the right edge,
+ * optionally padded to exactly `width`.
+ */
+export function sliceSegs(segs: readonly Seg[], from: number, width: number, pad = false): Seg[] {
+  const total = segText(segs).length;
+  const out: Seg[] = [];
+  if (width <= 0) return out;
+  const end = from + width;
+  const cut = total > end;
+  let pos = 0;
+  for (const s of segs) {
+    const a = Math.max(pos, from);
+    const b = Math.min(pos + s.text.length, cut ? end - 1 : end);
+    if (b > a) out.push({ ...s, text: s.text.slice(a - pos, b - pos) });
+    pos += s.text.length;
+  }
+  if (cut) out.push({ text: '…' });
+  if (pad) {
+    const len = segText(out).length;
+    if (len < width) out.push({ text: ' '.repeat(width - len) });
+  }
+  return out;
+}
+
+/** Table cells as segments: each value cut or padded to its width (0 = the rest), two spaces between. */
+export function segColumns(cells: readonly Seg[], widths: readonly number[], total: number): Seg[] {
+  const out: Seg[] = [];
+  let used = 0;
+  for (let i = 0; i < cells.length; i++) {
+    const last = i === cells.length - 1;
+    const w = widths[i] || Math.max(0, total - used);
+    const room = Math.max(0, Math.min(w, total - used));
+    const text = last ? fit(cells[i]!.text, room) : fit(cells[i]!.text, room, true);
+    out.push({ ...cells[i]!, text });
+    used += text.length;
+    if (!last && used < total) {
+      out.push({ text: '  ' });
+      used += 2;
+    }
+  }
+  return sliceSegs(out, 0, total);
+}
+
+/**
+ * The width of an id column: the longest id, at least `min`, and at most what the row can give it while the
+ * other columns keep `othersMin` — ids are never cut when the terminal is wide enough to show them.
+ */
+export function idWidth(ids: Iterable<string>, min: number, rowWidth: number, othersMin: number): number {
+  let longest = min;
+  for (const id of ids) if (id.length > longest) longest = id.length;
+  return Math.max(min, Math.min(longest, rowWidth - othersMin));
+}
+
+/** `14:03:22`: the local time of a refresh, for list titles. */
+export function clockTime(at: Date | string | number | undefined): string {
+  if (at === undefined) return '';
+  const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return '';
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}

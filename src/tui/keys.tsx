@@ -10,7 +10,7 @@
  */
 import type { Key } from 'ink';
 import type React from 'react';
-import { createContext, useContext, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 /** Key names a binding may use; anything else is a literal character (`c`, `/`, `?`, `G`). */
 export type KeyName =
@@ -55,6 +55,8 @@ interface Registration {
   capture: boolean;
   scope: string;
   bindings: readonly Binding[];
+  /** The keys and texts of the bindings: the hint line and help change when it does. */
+  descriptor: string;
 }
 
 /** Name of a key event as used in bindings: 'enter', 'esc', 'pgdn', 'ctrl-s', 'a', 'G', … */
@@ -124,6 +126,91 @@ export function splitKeys(input: string, key: Key): Array<[string, Key]> {
   return out;
 }
 
+/** The characters of a run of text as the single keys Ink would have reported one by one. */
+function charKeys(input: string): Array<[string, Key]> {
+  return [...input].map((ch) => [ch, { ...NO_KEY, shift: /^[A-Z]$/.test(ch) }]);
+}
+
+/** A run of several printable characters in one event (`jj`, a paste). */
+function isRun(input: string, key: Key): boolean {
+  return [...input].length > 1 && isText(input, key);
+}
+
+/** The input handler of the TUI (see useKeyFeed), and the hand-shake with KeyFeedSync. */
+export interface KeyFeed {
+  (input: string, key: Key): void;
+  /** Set by KeyFeedSync: ask for a commit after everything React has pending. */
+  request?: () => void;
+  /** Called by KeyFeedSync once that commit is done. */
+  settled(): void;
+}
+
+/**
+ * The input handler of the TUI: every key counts, in order. Control characters are split off (splitKeys); a run
+ * of text goes whole to a binding that takes text (a form field, the filter: a paste stays one edit), and
+ * otherwise key by key, so `jj` moves two rows and `qq` quits. A key that did something may change what the
+ * next one reaches (`:` opens the palette the next key types into), and React renders that change in a later
+ * task (React 19 schedules it; under load, after other work): the keys after it, in the same chunk or read
+ * meanwhile, wait until it is committed (KeyFeedSync, rendered beside the tree, tells when).
+ */
+export function useKeyFeed(router: KeyRouter): KeyFeed {
+  return useMemo(() => {
+    const queue: Array<[string, Key]> = [];
+    let settling = false;
+    /** One key; true when a binding took it. A run of text no binding took goes back as its keys. */
+    const one = (input: string, key: Key) => {
+      if (router.dispatch(input, key)) return true;
+      if (isRun(input, key)) queue.unshift(...charKeys(input));
+      return false;
+    };
+    const drain = () => {
+      while (!settling && queue.length) {
+        const [input, key] = queue.shift()!;
+        if (one(input, key)) {
+          settling = true;
+          if (feed.request) feed.request();
+          else setImmediate(feed.settled); // no KeyFeedSync (a bare test host): the next task
+        }
+      }
+    };
+    const feed: KeyFeed = Object.assign(
+      (input: string, key: Key) => {
+        queue.push(...splitKeys(input, key));
+        drain();
+      },
+      {
+        settled: () => {
+          if (!settling) return;
+          settling = false;
+          drain();
+        },
+      },
+    );
+    return feed;
+  }, [router]);
+}
+
+/**
+ * Tells the key feed when React has committed what the last key changed: on request, right after the key, it
+ * makes an update of its own at the same priority, which React batches with the key's updates into one
+ * commit; once that commit is done — every layout effect run, so the key bindings of what opened are
+ * registered — the next keys go.
+ */
+export function KeyFeedSync({ feed }: { feed: KeyFeed }) {
+  const [seq, setSeq] = useState(0);
+  useLayoutEffect(() => {
+    feed.request = () => setSeq((n) => n + 1);
+    return () => {
+      feed.request = undefined;
+    };
+  }, [feed]);
+  useLayoutEffect(() => {
+    // After the whole commit (other components' layout effects of it included).
+    if (seq) queueMicrotask(feed.settled);
+  }, [seq, feed]);
+  return null;
+}
+
 /** True when the event is printable text a text field should insert. */
 export function isText(input: string, key: Key): boolean {
   if (!input || key.ctrl || key.meta || key.return || key.escape || key.tab) return false;
@@ -135,7 +222,8 @@ export interface KeyRouter {
   unregister(id: string): void;
   /** Registrations in dispatch order (for the hint line and help). */
   active(): Registration[];
-  dispatch(input: string, key: Key): void;
+  /** Route one key event; true when a binding took it (false: no binding, or swallowed by a capturing layer). */
+  dispatch(input: string, key: Key): boolean;
 }
 
 const RouterContext = createContext<KeyRouter | null>(null);
@@ -152,11 +240,10 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
   const signature = useRef('');
   const onCtrlCRef = useRef(onCtrlC);
   onCtrlCRef.current = onCtrlC;
-  const bump = () => {
+  // Reads only refs and the state setter: made once, like the router below.
+  const bump = useCallback(() => {
     const sig = [...regs.current.values()]
-      .map(
-        (r) => `${r.id}:${r.layer}:${r.capture}:${r.bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',')}`,
-      )
+      .map((r) => `${r.id}:${r.layer}:${r.capture}:${r.descriptor}`)
       .sort()
       .join(';');
     if (sig !== signature.current) {
@@ -164,8 +251,7 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
       // Defer: registration happens inside effects of other components.
       queueMicrotask(() => setVersion((v) => v + 1));
     }
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the router and the registration depend only on the stable refs read inside; listing the callbacks would re-register on every render
+  }, []);
   const router = useMemo<KeyRouter>(
     () => ({
       register(r) {
@@ -182,19 +268,20 @@ export function useKeyRouterState(onCtrlC: () => void): { router: KeyRouter; ver
         const names = keyNames(input, key);
         if (names.includes('ctrl-c')) {
           onCtrlCRef.current();
-          return;
+          return true;
         }
         const text = isText(input, key);
         for (const r of this.active()) {
           for (const b of r.bindings) {
             const hit = b.keys.some((k) => names.includes(k) || (k === 'text' && text));
-            if (hit && b.run(input, key) !== false) return;
+            if (hit && b.run(input, key) !== false) return true;
           }
-          if (r.capture) return;
+          if (r.capture) return false;
         }
+        return false;
       },
     }),
-    [],
+    [bump],
   );
   return { router, version };
 }
@@ -241,12 +328,11 @@ export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): v
   const layer = o.layer ?? 'screen';
   const capture = !!o.capture;
   // Stable wrappers so the registration need not change when closures do; the descriptor (keys, labels)
-  // is part of the dependency so hint and help stay current.
+  // is part of the registration so hint and help stay current.
   const descriptor = bindings.map((b) => `${b.keys.join('/')}=${b.label ?? ''}|${b.help ?? ''}`).join(',');
   const order = useRef(0);
   // A layout effect: the registration is in place as soon as the component is on screen, so a key typed
   // right after (a paste, a fast operator, a test) reaches it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the router and the registration depend only on the stable refs read inside; listing the callbacks would re-register on every render
   useLayoutEffect(() => {
     if (!active) return;
     if (!order.current) order.current = ++orderCounter;
@@ -257,9 +343,9 @@ export function useKeys(bindings: readonly Binding[], o: UseKeysOptions = {}): v
       helpKeys: b.helpKeys,
       run: (input, key) => (latest.current[i] ?? b).run(input, key),
     }));
-    router.register({ id, order: order.current, layer, capture, scope, bindings: wrapped });
+    router.register({ id, order: order.current, layer, capture, scope, bindings: wrapped, descriptor });
     return () => router.unregister(id);
-  }, [active, layer, capture, scope, descriptor, id]);
+  }, [router, active, layer, capture, scope, descriptor, id]);
 }
 
 /** Display form of a key for hints: `enter` → `Enter`, `pgdn` → `PgDn`. */

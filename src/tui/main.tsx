@@ -22,6 +22,10 @@ export interface TuiOptions {
   /** `--listen [port]`: run the push receiver in-process (true = default port). */
   listen?: number | true;
   verbose?: boolean;
+  /** `--read-only`: only GET is sent, whatever the profile says (the profile's `readOnly` holds anyway). */
+  readOnly?: boolean;
+  /** `--trace <file>` / PDESK_TRACE: every exchange of the session appended to this file. */
+  trace?: string;
 }
 
 /** How long the sandbox, receiver and stores may take to close on exit before the process ends anyway. */
@@ -88,6 +92,15 @@ export async function startEmbeddedSandbox(listen: number | true = 0): Promise<S
   }
 }
 
+/** More than one saved profile: pdesk opens on the Systems screen (every profile at a glance). */
+async function savedProfileCount(): Promise<number> {
+  try {
+    return (await import('../profiles/store.js')).listProfiles().length;
+  } catch {
+    return 0;
+  }
+}
+
 async function selectProfile(name: string | undefined): Promise<Profile | undefined> {
   const { listProfiles, loadProfile } = await import('../profiles/store.js');
   try {
@@ -106,6 +119,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
   let profile: Profile | undefined;
   let configDir: string | undefined;
   let receiver: { url: string } | undefined;
+  let initialScreen: 'systems' | undefined;
   try {
     if (o.sandbox) {
       started = await startEmbeddedSandbox(o.listen ?? 0);
@@ -115,6 +129,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
       receiver = started.receiver;
     } else {
       profile = await selectProfile(o.profileName);
+      if (profile && (await savedProfileCount()) > 1) initialScreen = 'systems';
       try {
         configDir = (await import('../profiles/store.js')).configDir();
       } catch {
@@ -194,13 +209,32 @@ export async function runTui(o: TuiOptions): Promise<never> {
   process.on('SIGHUP', () => void shutdown(129));
   process.on('SIGINT', () => void shutdown(130));
 
+  // --trace: opened before the first frame (a file that cannot be written is exit 2, on the plain terminal).
+  let trace: import('../core/trace.js').TraceWriter | undefined;
+  if (o.trace) {
+    try {
+      const { TraceWriter } = await import('../core/trace.js');
+      trace = TraceWriter.open(o.trace, profile, '--trace');
+    } catch (e) {
+      await Promise.allSettled(closables.map((c) => c.close()));
+      throw e;
+    }
+    closables.push({ close: () => trace?.close() });
+  }
+  const clientOptions = {
+    ...(o.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
+    ...(trace ? { observe: (e: import('../core/client.js').Exchange) => trace?.write(e) } : {}),
+  };
+
   write(out, ENTER_ALT_SCREEN);
   const instance = render(
     <Root
+      clientOptions={clientOptions}
       profile={profile}
       sandbox={started?.sandbox}
       receiver={receiver}
       configDir={configDir}
+      initialScreen={initialScreen}
       startSandbox={async () => {
         const s = await startEmbeddedSandbox(o.listen ?? 0);
         closables.push(s.server);

@@ -1,16 +1,17 @@
 /**
- * Test helpers: run `bin/pdesk.js` as a real process, and start the sandbox in-process on an ephemeral port
- * with a fresh PDESK_CONFIG_DIR holding a profile for it.
+ * The process helper: run `bin/pdesk.js` as a real process (the tests of test/process/: exit codes, start-up,
+ * signals, the install path), and a sandbox started in-process on an ephemeral port with a fresh
+ * PDESK_CONFIG_DIR holding a profile for it. Command tests run in-process instead (test/helpers/run.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
 import type { ProfileInput } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { tempDir, writeProfiles } from './config.js';
+
+export { tempDir, writeProfiles };
 
 export const BIN = fileURLToPath(new URL('../../bin/pdesk.js', import.meta.url));
 
@@ -30,6 +31,22 @@ export interface RunOptions {
   cwd?: string;
 }
 
+/** A result with `json()`, whichever way the command ran. */
+export function cliResult(code: number, stdout: string, stderr: string): CliResult {
+  return {
+    code,
+    stdout,
+    stderr,
+    json() {
+      try {
+        return JSON.parse(stdout);
+      } catch {
+        throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
+      }
+    },
+  };
+}
+
 export function runCli(args: string[], o: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = {};
@@ -46,56 +63,26 @@ export function runCli(args: string[], o: RunOptions = {}): Promise<CliResult> {
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({
-        code: code ?? (signal ? 128 : 1),
-        stdout,
-        stderr,
-        json() {
-          try {
-            return JSON.parse(stdout);
-          } catch {
-            throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
-          }
-        },
-      });
+      resolve(cliResult(code ?? (signal ? 128 : 1), stdout, stderr));
     });
     child.stdin.end(o.input ?? '');
   });
 }
 
-const made: string[] = [];
-// Every folder made here is removed after the test file that imported this helper, whether or not a test
-// cleaned up (a hook registered at import time belongs to the file).
-afterAll(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-export function tempDir(prefix = 'pdesk-test-'): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  made.push(d);
-  return d;
-}
-
-/** Write a profile store holding `profiles` (the first is the default) into `dir`. */
-export function writeProfiles(dir: string, profiles: ProfileInput[]): void {
-  const store = {
-    schemaVersion: 1,
-    defaultProfile: profiles[0]?.name,
-    profiles: Object.fromEntries(profiles.map((p) => [p.name, p])),
-  };
-  writeFileSync(join(dir, 'profiles.json'), JSON.stringify(store, null, 2), { mode: 0o600 });
-}
-
-export interface Env {
+export interface Env<R extends RunOptions = RunOptions> {
   sandbox: Sandbox;
   configDir: string;
   profile: ProfileInput;
-  run(args: string[], o?: RunOptions): Promise<CliResult>;
+  run(args: string[], o?: R): Promise<CliResult>;
   close(): Promise<void>;
 }
 
-/** A sandbox on port 0 plus a config dir whose default profile points at it. */
-export async function withSandbox(opts: SandboxOptions = {}, profileOverrides: Partial<ProfileInput> = {}): Promise<Env> {
+/** A sandbox on port 0 plus a config dir whose default profile points at it; `runner` runs a command in it. */
+export async function sandboxEnv<R extends RunOptions>(
+  runner: (args: string[], o: R) => Promise<CliResult>,
+  opts: SandboxOptions = {},
+  profileOverrides: Partial<ProfileInput> = {},
+): Promise<Env<R>> {
   const sandbox = await startSandbox({ port: 0, ...opts });
   const configDir = tempDir();
   const profile = {
@@ -107,10 +94,15 @@ export async function withSandbox(opts: SandboxOptions = {}, profileOverrides: P
     sandbox,
     configDir,
     profile,
-    run: (args, o = {}) => runCli(args, { configDir, ...o }),
+    run: (args, o = {} as R) => runner(args, { configDir, ...o }),
     async close() {
       await sandbox.close();
       rmSync(configDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A sandbox on port 0 plus a config dir whose default profile points at it; commands run as processes. */
+export function withSandbox(opts: SandboxOptions = {}, profileOverrides: Partial<ProfileInput> = {}): Promise<Env> {
+  return sandboxEnv(runCli, opts, profileOverrides);
 }

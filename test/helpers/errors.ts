@@ -13,4 +13,4 @@ export function fieldErrorOf(fn: () => unknown): FieldError {
 }
 
 /** How the CLI words a field error: the field as its option (`--patient must not be empty.`). */
-export { flagOf } from '../../src/cli/main.js';
+export { flagOf } from '../../src/cli/options.js';

@@ -15,11 +15,13 @@ afterEach(async () => {
 });
 
 const SCREENS = [
+  ['0', '[0 Systems]'],
   ['1', '[1 Slots]'],
   ['2', '[2 Appointments]'],
   ['3', '[3 Chat]'],
   ['4', '[4 Notify]'],
   ['5', '[5 Meds]'],
+  ['6', '[6 Check]'],
 ] as const;
 
 function checkFits(f: string, columns: number, rows: number) {
@@ -29,7 +31,7 @@ function checkFits(f: string, columns: number, rows: number) {
 }
 
 describe('TUI frame', () => {
-  it('1–5 open every screen; ? shows its keys and Esc closes; the frame fits 80×24 everywhere', async () => {
+  it('0–6 open every screen; ? shows its keys and Esc closes; the frame fits 80×24 everywhere', async () => {
     desk = await openDesk({ size: { columns: 80, rows: 24 } });
     await desk.waitFor('gp — General practice');
     for (const [key, text] of SCREENS) {
@@ -162,9 +164,9 @@ describe('TUI frame', () => {
     try {
       const sandbox = await startSandbox({ port: 0, log: () => undefined });
       const profile = Profile.parse({ ...sandboxProfile(sandbox.url), name: 'live', environment: 'production' });
-      const r = render(<Root profile={profile} size={{ columns: 80, rows: 24 }} onQuit={() => undefined} />);
+      const r = render(<Root profile={profile} size={{ columns: 80, rows: 24 }} onQuit={() => undefined} listProfiles={async () => []} />);
       try {
-        for (const key of ['1', '2', '3', '4', '5']) {
+        for (const key of ['0', '1', '2', '3', '4', '5', '6']) {
           r.stdin.write(key);
           await tick(40);
           const head = lines(r.lastFrame()!)[0]!;

@@ -6,11 +6,11 @@ import { render } from 'ink-testing-library';
 import { useInput } from 'ink';
 import type React from 'react';
 import { vi } from 'vitest';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile, type ProfileInput } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { Root, type RootProps } from '../../src/tui/app.js';
-import { KeyRouterProvider, useKeyRouterState } from '../../src/tui/keys.js';
+import { KeyFeedSync, KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
 import type { ScreenId } from '../../src/tui/screens/types.js';
 
 export const KEY = {
@@ -39,6 +39,8 @@ export interface Desk {
   press(...keys: string[]): Promise<void>;
   /** Type text character by character. */
   type(text: string): Promise<void>;
+  /** Keys read one after another before the screen could draw in between (a fast typist, a loaded machine). */
+  burst(...keys: string[]): void;
   waitFor(text: string | RegExp, timeout?: number): Promise<string>;
   /** Wait until the text is no longer on screen. */
   waitGone(text: string, timeout?: number): Promise<string>;
@@ -51,13 +53,16 @@ export interface OpenOptions {
   size?: { columns: number; rows: number };
   screen?: ScreenId;
   root?: Partial<RootProps>;
+  /** Settings over the sandbox's profile (`readOnly`, `environment`), or a function of the sandbox's URL giving them. */
+  profile?: Partial<ProfileInput> | ((url: string) => Partial<ProfileInput>);
 }
 
 export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
   const sandbox = await startSandbox({ port: 0, log: () => undefined, ...o.sandbox });
-  const profile = Profile.parse(
-    sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }),
-  );
+  const profile = Profile.parse({
+    ...sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }),
+    ...(typeof o.profile === 'function' ? o.profile(sandbox.url) : o.profile),
+  });
   const state = { quitCalls: 0 };
   const r = render(
     <Root
@@ -65,6 +70,8 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
       size={o.size ?? { columns: 100, rows: 30 }}
       initialScreen={o.screen}
       onQuit={() => state.quitCalls++}
+      // The Systems screen lists the desk's own profile only, unless a test gives the saved ones.
+      listProfiles={async () => []}
       loadProfile={async (name) => {
         if (name === 'other') return Profile.parse(sandboxProfile(sandbox.url, { name: 'other' }));
         const { ConfigError } = await import('../../src/core/errors.js');
@@ -83,6 +90,9 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
         r.stdin.write(k);
         await tick(k === KEY.esc ? 25 : 10);
       }
+    },
+    burst(...keys) {
+      for (const k of keys) r.stdin.write(k);
     },
     async type(text) {
       for (const ch of text) {
@@ -145,9 +155,11 @@ export function renderBare(node: React.ReactNode) {
 
 function BareHost({ children }: { children: React.ReactNode }) {
   const { router, version } = useKeyRouterState(() => undefined);
-  useInput((i, k) => router.dispatch(i, k));
+  const feed = useKeyFeed(router);
+  useInput(feed);
   return (
     <KeyRouterProvider router={router} version={version}>
+      <KeyFeedSync feed={feed} />
       {children}
     </KeyRouterProvider>
   );

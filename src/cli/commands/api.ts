@@ -5,31 +5,32 @@
  */
 import { Command } from 'commander';
 import { action } from '../context.js';
+import { collect } from '../options.js';
 import { safeJson } from '../output.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 export function apiCommand(): Command {
-  return new Command('api')
+  const cmd = new Command('api')
     .description("send a raw request with the profile's auth and headers, print the JSON answer")
     .argument('<METHOD>', `HTTP method: ${API_METHODS.join(', ')}`)
     .argument('<path>', "path under the party's base URL, e.g. /Slot?status=free (or a full URL on that server)")
     .option('--party <party>', 'practice or portal: whose base URL, auth and headers to use', 'practice')
     .option('--body <file|->', 'JSON body from a file or standard input, sent as application/fhir+json')
-    .option('--query <key=value>', 'query parameter, URL-encoded (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--param <key=value>', 'query parameter, URL-encoded (repeatable), as for the list commands', collect)
     .action(
-      action(async (ctx, methodArg: string, path: string, opts: { party: string; body?: string; query?: string[] }) => {
+      action(async (ctx, methodArg: string, path: string, opts: { party: string; body?: string; param?: string[] }) => {
         const { UsageError } = await import('../../core/errors.js');
-        const { oneOf, keyValues, readJsonArg } = await import('../options.js');
+        const { oneOf, keyValues } = await import('../options.js');
         const method = methodArg.toUpperCase();
         if (!(API_METHODS as readonly string[]).includes(method))
           throw new UsageError(`<METHOD> must be one of ${API_METHODS.join(', ')}, not "${methodArg}".`);
         const party = oneOf(opts.party, ['practice', 'portal'] as const, '--party');
-        const query = keyValues(opts.query, '--query');
+        const query = keyValues(opts.param, '--param');
         if (opts.body !== undefined && (method === 'GET' || method === 'HEAD'))
           throw new UsageError(`--body cannot be sent with ${method}.`);
         if (!path.trim()) throw new UsageError('<path> must not be empty.');
-        const body = opts.body === undefined ? undefined : readJsonArg(opts.body, '--body');
+        const body = opts.body === undefined ? undefined : ctx.readJson(opts.body, '--body');
 
         const profile = await ctx.profile();
         const { baseUrlFor, encodeQuery } = await import('../../core/routes.js');
@@ -56,7 +57,9 @@ export function apiCommand(): Command {
         const client = await ctx.client();
         const res = await client.raw(method, party, target, body);
         const value = res.body === undefined ? { ok: true, status: res.status } : res.body;
-        ctx.out(safeJson(value, ctx.format !== 'ndjson'));
+        // Indented JSON on a terminal too (a raw answer has no table form); --query applies as everywhere.
+        ctx.emitOne(value, () => safeJson(value, true));
       }),
     );
+  return cmd;
 }

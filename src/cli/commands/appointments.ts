@@ -1,8 +1,9 @@
 /** `pdesk appointments list | book | cancel` — A5 search, A6 create, A7 cancel (both appointment API versions). */
 import { Command } from 'commander';
 import type { Appointment, Participant } from '../../core/schemas/appointment.js';
+import { readBody } from '../body.js';
 import { action } from '../context.js';
-import { collect, keyValues, oneOf, readJsonArg, systemCode } from '../options.js';
+import { collect, keyValues, oneOf, systemCode } from '../options.js';
 import { referenceLabel } from '../../core/labels.js';
 
 interface BookOptions {
@@ -22,7 +23,6 @@ interface BookOptions {
 interface CancelOptions {
   actor?: string;
   comment?: string;
-  body?: string;
 }
 
 const SLOT_FORM = ['start', 'end', 'practitioner', 'serviceCategory'] as const;
@@ -62,6 +62,16 @@ export function appointmentsCommand(): Command {
           { header: 'PATIENT', value: (r) => who(r, true), flex: true },
           { header: 'PRACTITIONER', value: (r) => who(r, false), flex: true },
         ]);
+        // For `appointments cancel <TAB>`: the ids of this list, with status and start (no patient names).
+        const { rememberIds } = await import('../completion/cache.js');
+        await rememberIds(
+          ctx,
+          'appointments',
+          rows.map((a) => {
+            const s = utcParts(a.start);
+            return { id: a.id ?? '', description: [a.status, s.day ? `${s.day} ${s.time} UTC` : ''].filter(Boolean).join(' ') };
+          }),
+        );
       }),
     );
 
@@ -97,12 +107,8 @@ export function appointmentsCommand(): Command {
       action(async (ctx, opts: BookOptions) => {
         const api = await import('../../core/api/appointments.js');
         const { UsageError } = await import('../../core/errors.js');
-        let body: unknown;
-        if (opts.body !== undefined) {
-          const extra = (Object.keys(opts) as Array<keyof BookOptions>).find((k) => k !== 'body' && opts[k] !== undefined);
-          if (extra) throw new UsageError(`${flag(extra)} cannot be used with --body (the body is sent as is).`);
-          body = readJsonArg(opts.body, '--body');
-        } else {
+        let body = readBody(ctx, 'Appointment');
+        if (body === undefined) {
           if (opts.patient === undefined) throw new UsageError('--patient is required (or give a complete Appointment with --body).');
           if (opts.comment === undefined) throw new UsageError('--comment is required (or give a complete Appointment with --body).');
           const status = opts.status === undefined ? undefined : oneOf(opts.status, ['booked', 'proposed'] as const, '--status');
@@ -116,7 +122,7 @@ export function appointmentsCommand(): Command {
               throw new UsageError(
                 `${flag(mixed)} cannot be used with --slot-json (the slot gives start, end, practitioner and service category).`,
               );
-            when = api.bookingFromSlot(api.parseSlotArg(readJsonArg(opts.slotJson, '--slot-json'), 'slot'));
+            when = api.bookingFromSlot(api.parseSlotArg(ctx.readJson(opts.slotJson, '--slot-json'), 'slot'));
           } else {
             const missing = SLOT_FORM.find((k) => opts[k] === undefined);
             if (missing)
@@ -124,8 +130,9 @@ export function appointmentsCommand(): Command {
                 `${flag(missing)} is required: give --slot-json, or all of --start, --end, --practitioner and --service-category.`,
               );
             const { parseInstant } = await import('../../core/dates.js');
-            const start = parseInstant(opts.start!, 'start');
-            const end = parseInstant(opts.end!, 'end');
+            const now = ctx.now();
+            const start = parseInstant(opts.start!, 'start', now);
+            const end = parseInstant(opts.end!, 'end', now);
             if (end <= start) throw new UsageError(`--end (${end}) must be after --start (${start}).`);
             when = {
               start,
@@ -172,11 +179,8 @@ export function appointmentsCommand(): Command {
         const { UsageError } = await import('../../core/errors.js');
         const id = appointmentId.replace(/^Appointment\//, '');
         if (!id || id.includes('/')) throw new UsageError(`<appointmentId> must be an appointment id, not "${appointmentId}".`);
-        let body: unknown;
-        if (opts.body !== undefined) {
-          if (opts.actor !== undefined) throw new UsageError('--actor cannot be used with --body (the body is sent as is).');
-          if (opts.comment !== undefined) throw new UsageError('--comment cannot be used with --body (the body is sent as is).');
-          body = readJsonArg(opts.body, '--body');
+        let body = readBody(ctx, 'appointment response');
+        if (body !== undefined) {
           const named = (body as { appointment?: { reference?: unknown } } | null)?.appointment?.reference;
           if (typeof named === 'string' && named !== `Appointment/${id}`)
             throw new UsageError(`--body cancels ${named}, not Appointment/${id} given as <appointmentId>.`);

@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import type { ThreadMessage, ThreadStore, ThreadSummary } from '../../core/threads/index.js';
 import { referenceLabel } from '../../core/labels.js';
+import { readBody } from '../body.js';
 import { action, type Context } from '../context.js';
 
 interface MessageOptions {
@@ -26,9 +27,8 @@ const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCas
 /** The profile's thread store; warnings about skipped lines go to stderr. */
 async function threadStore(ctx: Context): Promise<ThreadStore> {
   const profile = await ctx.profile();
-  const { configDir } = await import('../../profiles/store.js');
   const { openThreadStore } = await import('../../core/threads/index.js');
-  return openThreadStore(configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
+  return openThreadStore(await ctx.configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
 }
 
 /**
@@ -60,14 +60,9 @@ async function withStore<T>(store: ThreadStore, fn: (store: ThreadStore) => Prom
 
 async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions): Promise<void> {
   const { UsageError } = await import('../../core/errors.js');
-  const { readJsonArg } = await import('../options.js');
   const api = await import('../../core/api/chat.js');
-  let body: unknown;
-  if (opts.body !== undefined) {
-    const extra = (Object.keys(opts) as Array<keyof MessageOptions>).find((k) => k !== 'body' && opts[k] !== undefined);
-    if (extra) throw new UsageError(`${flag(extra)} cannot be used with --body (the body is sent as is).`);
-    body = readJsonArg(opts.body, '--body');
-  } else {
+  let body = readBody(ctx, 'Communication');
+  if (body === undefined) {
     const missing = REQUIRED.find((k) => opts[k] === undefined);
     if (missing) throw new UsageError(`${flag(missing)} is required (or give a complete Communication with --body).`);
     if (!opts.thread!.trim()) throw new UsageError('--thread must not be empty.');
@@ -133,18 +128,14 @@ export function chatCommand(): Command {
     .option('--at <datetime>', 'when it was read (ISO 8601, today, +Nd…; default now), sent as local time without offset')
     .option('--body <file|->', 'a complete read marker (JSON Patch) to send as is after validation')
     .action(
-      action(async (ctx, communicationId: string, opts: { at?: string; body?: string }) => {
+      action(async (ctx, communicationId: string, opts: { at?: string }) => {
         const { UsageError } = await import('../../core/errors.js');
         if (!communicationId.trim()) throw new UsageError('<communicationId> must not be empty.');
         const api = await import('../../core/api/chat.js');
-        let body: unknown;
-        if (opts.body !== undefined) {
-          if (opts.at !== undefined) throw new UsageError('--at cannot be used with --body (the body is sent as is).');
-          const { readJsonArg } = await import('../options.js');
-          body = readJsonArg(opts.body, '--body');
-        } else {
+        let body = readBody(ctx, 'read marker');
+        if (body === undefined) {
           const { parseWhen } = await import('../../core/dates.js');
-          body = api.buildReadMarker(await ctx.profile(), opts.at === undefined ? new Date() : parseWhen(opts.at, 'at'));
+          body = api.buildReadMarker(await ctx.profile(), opts.at === undefined ? ctx.now() : parseWhen(opts.at, 'at', ctx.now()));
         }
         const { parseBody, ReadMarker } = await import('../../core/schemas/index.js');
         body = parseBody(ReadMarker, body);
@@ -163,14 +154,12 @@ export function chatCommand(): Command {
     .argument('<encounterId>', 'the thread to close: its encounter id')
     .option('--body <file|->', 'a complete Encounter to send as is after validation')
     .action(
-      action(async (ctx, encounterId: string, opts: { body?: string }) => {
+      action(async (ctx, encounterId: string) => {
         const { UsageError } = await import('../../core/errors.js');
         if (!encounterId.trim()) throw new UsageError('<encounterId> must not be empty.');
         const api = await import('../../core/api/chat.js');
-        let body: unknown;
-        if (opts.body !== undefined) {
-          const { readJsonArg } = await import('../options.js');
-          body = readJsonArg(opts.body, '--body');
+        let body = readBody(ctx, 'Encounter');
+        if (body !== undefined) {
           const id = (body as { id?: unknown })?.id;
           if (id !== undefined && String(id) !== encounterId)
             throw new UsageError(`The --body Encounter has id "${String(id)}", not the <encounterId> "${encounterId}".`);

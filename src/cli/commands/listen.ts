@@ -29,7 +29,7 @@ export function listenCommand(): Command {
         let token: string | undefined;
         if (opts.tokenEnv !== undefined) {
           const { registerSecret } = await import('../../core/redact.js');
-          token = process.env[opts.tokenEnv];
+          token = ctx.io.env[opts.tokenEnv];
           if (!token)
             throw new ConfigError(`The environment variable ${opts.tokenEnv} (--token-env) is not set or empty.`, [
               `Set it, e.g. export ${opts.tokenEnv}=…`,
@@ -38,9 +38,8 @@ export function listenCommand(): Command {
         }
         const format = ctx.format;
         const profile = await ctx.profile();
-        const { configDir } = await import('../../profiles/store.js');
         const { openThreadStore, describeRecord } = await import('../../core/threads/index.js');
-        const store = openThreadStore(configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
+        const store = openThreadStore(await ctx.configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
         const { startReceiver } = await import('../../listen/receiver.js');
         try {
           await store.prepare();
@@ -57,8 +56,9 @@ export function listenCommand(): Command {
             host: opts.host,
             store,
             token,
-            // Pushed text is untrusted: NDJSON lines escape DEL and C1 controls too (safeJson).
-            onRecord: (r) => ctx.out(format === 'table' ? describeRecord(r) : safeJson(r)),
+            // Pushed text is untrusted: NDJSON lines escape DEL and C1 controls too (safeJson); --query
+            // applies to each record.
+            onRecord: (r) => (format === 'table' ? ctx.out(describeRecord(r)) : ctx.emitLine(r)),
             log: (line) => ctx.err(line),
           });
         } catch (e) {
@@ -75,27 +75,27 @@ export function listenCommand(): Command {
         if (format === 'table') {
           ctx.out(`Listening on ${receiver.url} (practice: ${info.practice}, portal: ${info.portal})`);
           ctx.err(`Thread store: ${store.path}${token ? '; bearer token required' : ''}. Press Ctrl-C to stop.`);
-        } else ctx.out(JSON.stringify(info));
+        } else ctx.out(safeJson(info)); // the first line, where it listens: --query is for the records after it
         ctx.keepAlive = true;
 
         // Ctrl-C: stop accepting, close the store, exit 0; a second Ctrl-C quits at once.
         let stopping = false;
         const stop = () => {
-          if (stopping) process.exit(130);
+          if (stopping) ctx.io.exitNow(130);
           stopping = true;
           void (async () => {
             await receiver.close().catch(() => undefined);
             await store.close().catch(() => undefined);
             let pending = 2;
             const done = () => {
-              if (--pending === 0) process.exit(0);
+              if (--pending === 0) ctx.io.exitNow(0);
             };
-            process.stdout.write('', done);
-            process.stderr.write('', done);
+            ctx.io.stdout.write('', done);
+            ctx.io.stderr.write('', done);
           })();
         };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        ctx.io.onSignal('SIGINT', stop);
+        ctx.io.onSignal('SIGTERM', stop);
       }),
     );
 }

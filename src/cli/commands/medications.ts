@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import type { ReorderInput } from '../../core/api/medication.js';
 import type { MedicationRequest, MedicationRow } from '../../core/schemas/medication.js';
+import { readBody } from '../body.js';
 import { action, type Context } from '../context.js';
 import { collect } from '../options.js';
 import { renderRecord } from '../output.js';
@@ -37,25 +38,20 @@ interface OrderOptions {
   start?: string;
   end?: string;
   note?: string;
-  body?: string;
 }
 
 async function order(ctx: Context, opts: OrderOptions): Promise<void> {
   const { UsageError } = await import('../../core/errors.js');
   const { localDay, parseDay } = await import('../../core/dates.js');
-  const { positiveNumber, readJsonArg } = await import('../options.js');
+  const { positiveNumber } = await import('../options.js');
   const med = await import('../../core/api/medication.js');
   const print = (status: number, created: MedicationRequest | undefined) =>
     ctx.emitWrite(status, created, created ? () => detail(created, ctx.width) : undefined);
 
-  if (opts.body !== undefined) {
-    const others = (['reorder', 'pharmacy', 'quantity', 'start', 'end', 'note'] as const).filter((k) => opts[k] !== undefined);
-    if (others.length)
-      throw new UsageError(
-        `--body sends a complete MedicationRequest and cannot be combined with ${others.map((k) => `--${k}`).join(', ')}.`,
-      );
+  const given = readBody(ctx, 'MedicationRequest');
+  if (given !== undefined) {
     const { MedicationRequestCreate, parseBody } = await import('../../core/schemas/index.js');
-    const body = parseBody(MedicationRequestCreate, readJsonArg(opts.body, '--body'));
+    const body = parseBody(MedicationRequestCreate, given);
     const res = await med.orderMedication(await ctx.client(), body);
     print(res.status, res.medicationRequest);
     return;
@@ -70,7 +66,7 @@ async function order(ctx: Context, opts: OrderOptions): Promise<void> {
     if (!id || id.includes('/')) throw new UsageError(`${option} must be an id or ${type}/<id>, not "${value}".`);
     return id;
   };
-  const now = new Date();
+  const now = ctx.now();
   const id = bareId(opts.reorder, 'MedicationRequest', '--reorder');
   const input: ReorderInput = {};
   if (opts.pharmacy !== undefined) input.pharmacy = bareId(opts.pharmacy, 'Organization', '--pharmacy');
@@ -123,6 +119,16 @@ export function medicationsCommand(): Command {
           { header: 'QUANTITY', value: (r) => quantityText(r.medicationRequest) },
           { header: 'PERIOD', value: (r) => periodText(r.medicationRequest) },
         ]);
+        // For `medications show <TAB>` and `--reorder <TAB>`: the ids of this list, with status and medication.
+        const { rememberIds } = await import('../completion/cache.js');
+        await rememberIds(
+          ctx,
+          'medication-requests',
+          rows.map(({ medicationRequest: m }) => ({
+            id: m.id ?? '',
+            description: `${m.status} ${m.medicationReference.display ?? m.medicationReference.reference ?? ''}`,
+          })),
+        );
       }),
     );
 

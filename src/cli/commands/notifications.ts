@@ -5,7 +5,10 @@
  */
 import { Command } from 'commander';
 import type { BulkCounters, BulkSend, BulkSummary } from '../../core/bulk/notifications.js';
+import type { RateState } from '../../core/bulk/rate.js';
+import { readBody } from '../body.js';
 import { action, type Context } from '../context.js';
+import type { Signal } from '../io.js';
 
 interface SendOptions {
   email?: string;
@@ -17,26 +20,21 @@ interface SendOptions {
   concurrency?: string;
   journal?: string;
   resendUncertain?: boolean;
+  rate?: string;
 }
 
 const SINGLE_ONLY = ['email', 'body'] as const;
-const BULK_ONLY = ['emailColumn', 'concurrency', 'journal', 'resendUncertain'] as const;
+const BULK_ONLY = ['emailColumn', 'concurrency', 'journal', 'resendUncertain', 'rate'] as const;
 const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 async function single(ctx: Context, opts: SendOptions): Promise<void> {
   const { UsageError, BodyError } = await import('../../core/errors.js');
   const { buildNotification, sendNotification } = await import('../../core/api/notifications.js');
-  const { readJsonArg } = await import('../options.js');
   const bulkOnly = BULK_ONLY.filter((k) => opts[k] !== undefined);
   if (bulkOnly.length)
     throw new UsageError(`${bulkOnly.map(flag).join(', ')} ${bulkOnly.length > 1 ? 'go' : 'goes'} with --csv (a bulk send).`);
-  let body: unknown;
-  if (opts.body !== undefined) {
-    const others = (['email', 'topic', 'text'] as const).filter((k) => opts[k] !== undefined);
-    if (others.length)
-      throw new UsageError(`--body sends a complete notification and cannot be combined with ${others.map(flag).join(', ')}.`);
-    body = readJsonArg(opts.body, '--body');
-  } else {
+  let body = readBody(ctx, 'notification');
+  if (body === undefined) {
     const missing = (['email', 'topic', 'text'] as const).filter((k) => opts[k] === undefined);
     if (missing.length)
       throw new UsageError(
@@ -60,16 +58,25 @@ function duration(ms: number): string {
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-/** `1234/3000 rows · 812/s · 3 failed · ETA 2s` */
-export function progressLine(c: BulkCounters, now = Date.now()): string {
+const perSecond = (r: number) => `${r >= 10 ? Math.round(r) : r.toFixed(1)}/s`;
+
+/**
+ * `1234/3000 rows · 812/s · 3 failed · ETA 2s`. With the run's pace (`rate`): the rate of the last second, the
+ * limit when there is one (`48/s (limit 50/s)`), a pause after a 429 and how many 429s the run had.
+ */
+export function progressLine(c: BulkCounters, now = Date.now(), rate?: RateState): string {
   const done = c.sent + c.skipped + c.failed + c.uncertain;
   const worked = c.sent + c.failed;
   const secs = Math.max(0.001, (now - c.startedAt) / 1000);
-  const rate = worked / secs;
-  const parts = [`${done}${c.total !== undefined ? `/${c.total}` : ''} rows`, `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)}/s`];
+  const average = worked / secs;
+  const parts = [`${done}${c.total !== undefined ? `/${c.total}` : ''} rows`];
+  if (rate) parts.push(`${perSecond(rate.current)}${rate.limit !== undefined ? ` (limit ${perSecond(rate.limit)})` : ''}`);
+  else parts.push(perSecond(average));
+  if (rate && rate.pausedMs > 0) parts.push(`paused ${(rate.pausedMs / 1000).toFixed(1)}s (HTTP 429)`);
   parts.push(`${c.failed} failed`);
   if (c.uncertain) parts.push(`${c.uncertain} uncertain`);
-  if (c.total !== undefined && rate > 0) parts.push(`ETA ${duration(((c.total - done) / rate) * 1000)}`);
+  if (c.throttled) parts.push(`${c.throttled} × 429`);
+  if (c.total !== undefined && average > 0) parts.push(`ETA ${duration(((c.total - done) / average) * 1000)}`);
   return parts.join(' · ');
 }
 
@@ -93,18 +100,29 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   if (missing.length) throw new UsageError(`${missing.map(flag).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required with --csv.`);
   const concurrency = opts.concurrency === undefined ? undefined : positiveInt(opts.concurrency, '--concurrency');
   if (concurrency !== undefined && concurrency > 256) throw new UsageError(`--concurrency must be at most 256, not ${concurrency}.`);
-  const tty = !!process.stderr.isTTY;
+  const { parseRate } = await import('../../core/bulk/rate.js');
+  const rateArg = opts.rate === undefined ? undefined : parseRate(opts.rate);
+  if (opts.rate !== undefined && rateArg === undefined)
+    throw new UsageError(`--rate must be a number of requests per second, such as 50 or 50/s, not "${opts.rate}".`);
+  const io = ctx.io;
+  const tty = io.stderrIsTTY;
   const profile = await ctx.profile();
   const client = await ctx.client();
   const warn = (line: string) => ctx.err(line);
+  const { isProduction } = await import('../../profiles/schema.js');
+  const production = isProduction(profile);
+  // A read-only profile (or --read-only) refuses before anything is journaled; --dry-run still prints the request.
+  if (!ctx.dryRun) {
+    const refused = client.refusalOf('C5');
+    if (refused) throw refused;
+  }
 
   // Journals live in the config folder (cli.md), one per profile and CSV file, unless --journal says otherwise.
   let journal = opts.journal;
   if (journal === undefined) {
-    const { configDir } = await import('../../profiles/store.js');
     const { mkdirSync } = await import('node:fs');
     const { dirname } = await import('node:path');
-    journal = defaultJournalPath(configDir(), profile.name, opts.csv!);
+    journal = defaultJournalPath(await ctx.configDir(), profile.name, opts.csv!);
     mkdirSync(dirname(journal), { recursive: true, mode: 0o700 });
   }
   const job: BulkSend = await Bulk.prepare(
@@ -116,10 +134,12 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
       emailColumn: opts.emailColumn,
       concurrency,
       resendUncertain: !!opts.resendUncertain,
-      countRows: tty,
+      // On production the question names the row count.
+      countRows: tty || production,
       readOnly: ctx.dryRun,
+      rate: rateArg ?? profile.bulk?.rate,
     },
-    { profile, warn, send: (body) => client.call('C5', { body }) },
+    { profile, warn, send: (body, audited) => client.call('C5', { body, audited }) },
   );
 
   if (ctx.dryRun) {
@@ -129,33 +149,48 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
       return;
     }
     ctx.err(`dry run: the request for row ${first.row} (one request per row to send; nothing is sent, no journal written)`);
-    await client.call('C5', { body: first.body }); // throws DryRunResult, printed by the entry point
+    await client.call('C5', { body: first.body }); // prints the request (onDryRun) and stops the command (DryRunStop)
     return;
+  }
+
+  // Production: the operator confirms the whole run (its rows and the portal) before the first row, once.
+  try {
+    const { resolveRoute } = await import('../../core/routes.js');
+    const { basename } = await import('node:path');
+    const rows = job.counters.total;
+    await ctx.confirmWrite(
+      profile,
+      `${rows === undefined ? 'a notification' : `up to ${rows} notification${rows === 1 ? '' : 's'}`} (C5, one per row of ${basename(job.csvPath)})`,
+      client.splitUrl(resolveRoute(profile, 'C5').url).base,
+    );
+  } catch (e) {
+    job.abandon();
+    throw e;
   }
 
   // Ctrl-C: stop starting rows, let the ones in flight finish and record; a second Ctrl-C quits at once.
   let interrupted = false;
-  const onSignal = (sig: NodeJS.Signals) => {
+  const onSignal = (sig: Signal) => {
     if (!interrupted) {
       interrupted = true;
       job.stop();
-      if (tty) process.stderr.write('\r\x1b[2K');
+      if (tty) io.stderr.write('\r\x1b[2K');
       ctx.err(
         `pdesk: ${sig === 'SIGINT' ? 'interrupted' : 'terminated'}; finishing ${job.counters.inFlight} request(s) in flight (press Ctrl-C again to quit at once).`,
       );
     } else {
       ctx.err('pdesk: quitting; rows in flight have no recorded outcome and are reported as uncertain by the next run.');
-      process.exit(130);
+      io.exitNow(130);
     }
   };
   // Left installed until the process exits, so that no signal ends it before the summary.
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  io.onSignal('SIGINT', onSignal);
+  io.onSignal('SIGTERM', onSignal);
 
   let timer: NodeJS.Timeout | undefined;
   if (tty) {
     timer = setInterval(() => {
-      if (!job.stopped) process.stderr.write(`\r\x1b[2K${progressLine(job.counters)}`);
+      if (!job.stopped) io.stderr.write(`\r\x1b[2K${progressLine(job.counters, Date.now(), job.rate())}`);
     }, 200);
   }
   const started = Date.now();
@@ -165,7 +200,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   } finally {
     if (timer) {
       clearInterval(timer);
-      process.stderr.write('\r\x1b[2K');
+      io.stderr.write('\r\x1b[2K');
     }
   }
   const ms = Date.now() - started;
@@ -187,7 +222,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   if (summary.error) throw summary.error;
   if (summary.exitCode === 130) {
     ctx.err('pdesk: interrupted; run the same command again to send the remaining rows.');
-    process.exitCode = 130;
+    ctx.exitCode = 130;
     return;
   }
   if (summary.exitCode !== 0) {
@@ -223,6 +258,7 @@ export function notificationsCommand(): Command {
       "bulk: where each row's outcome is recorded (default: journals/<profile>/<csv name>-<id>.journal.ndjson in the config folder)",
     )
     .option('--resend-uncertain', 'bulk: also send rows whose earlier outcome is unknown (may send them twice)')
+    .option('--rate <n>', "bulk: at most n requests per second, e.g. 50 or 50/s (default: the profile's bulk.rate, else no limit)")
     .addHelpText(
       'after',
       [
@@ -239,6 +275,10 @@ export function notificationsCommand(): Command {
         'beside the journal and sent only with --resend-uncertain. Exit 4 or 5 when',
         'rows failed (5 for server or network failures and unknown outcomes), 130',
         'after Ctrl-C.',
+        '',
+        'A 429 (Too Many Requests) pauses the whole run for its Retry-After and halves',
+        'the rate, and the row is sent again: it fails no row. --rate caps the rate',
+        'from the start; the progress line shows the rate of the last second.',
       ].join('\n'),
     )
     .action(

@@ -115,10 +115,10 @@ async function checkAddValue(key: string, value: string, option: string): Promis
  * Ask for what is missing (stdin is a terminal). Prompts go to stderr so stdout stays clean. Lines are queued,
  * so answers typed (or pasted) ahead of their prompt are not lost; end of input cancels.
  */
-async function promptMissing(o: AddOptions): Promise<void> {
+async function promptMissing(ctx: Context, o: AddOptions): Promise<void> {
   const { createInterface } = await import('node:readline');
   const { UsageError } = await import('../../core/errors.js');
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: ctx.io.stdinIsTTY });
   const queued: string[] = [];
   let waiting: ((line: string | undefined) => void) | undefined;
   let closed = false;
@@ -150,7 +150,7 @@ async function promptMissing(o: AddOptions): Promise<void> {
       try {
         return await checkAddValue(key, answer, option);
       } catch (e) {
-        process.stderr.write(`  ${(e as Error).message}\n`);
+        ctx.io.stderr.write(`  ${(e as Error).message}\n`);
       }
     }
     throw new UsageError(`No valid value for ${option} was given.`);
@@ -188,30 +188,32 @@ export function profileCommand(): Command {
     .action(
       action(async (ctx, file: string, opts: { name?: string; default?: boolean }) => {
         await refuseDryRun(ctx, 'import');
-        const { readTextArg } = await import('../options.js');
         const { ConfigError } = await import('../../core/errors.js');
-        const { validateProfile, saveProfile, storePath, defaultProfileName } = await import('../../profiles/store.js');
+        const { validateProfile } = await import('../../profiles/store.js');
         const { redactProfile } = await import('../../profiles/redact.js');
+        const store = await ctx.store();
+        // A store file that is not a profile store stops the import before the file is read: nothing is written.
+        store.read();
         const source = file === '-' ? 'standard input' : file;
         let raw: unknown;
         try {
-          raw = JSON.parse(readTextArg(file, '<file>'));
+          raw = JSON.parse(ctx.readText(file, '<file>'));
         } catch (e) {
           if (!(e instanceof SyntaxError)) throw e;
           throw new ConfigError(`The profile in ${source} is not valid JSON.`, [e.message]);
         }
         const input = raw && typeof raw === 'object' && !Array.isArray(raw) && opts.name !== undefined ? { ...raw, name: opts.name } : raw;
         const profile: Profile = validateProfile(input, source);
-        await saveProfile(profile, !!opts.default);
-        await ensurePrivate(storePath(), ctx);
-        const isDefault = defaultProfileName() === profile.name;
+        await store.save(profile, !!opts.default);
+        await ensurePrivate(store.path, ctx);
+        const isDefault = store.defaultName() === profile.name;
         const shown = redactProfile(profile);
         const table = await profileTable(
           shown,
           isDefault,
-          `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`,
+          `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${store.path}:`,
         );
-        ctx.emitOne({ saved: profile.name, default: isDefault, store: storePath(), profile: shown }, () => table);
+        ctx.emitOne({ saved: profile.name, default: isDefault, store: store.path, profile: shown }, () => table);
       }),
     );
 
@@ -220,8 +222,7 @@ export function profileCommand(): Command {
     .description('list the profiles')
     .action(
       action(async (ctx) => {
-        const { listProfiles } = await import('../../profiles/store.js');
-        const rows = listProfiles().map((p) => row(p.name, p.isDefault, p.profile));
+        const rows = (await ctx.store()).list().map((p) => row(p.name, p.isDefault, p.profile));
         ctx.emitList<ProfileRow>(rows, [
           { header: 'NAME', value: (r) => r.name },
           { header: 'DEFAULT', value: (r) => (r.default ? '*' : '') },
@@ -240,10 +241,10 @@ export function profileCommand(): Command {
     .action(
       action(async (ctx, name: string | undefined) => {
         const { ConfigError } = await import('../../core/errors.js');
-        const { listProfiles, defaultProfileName } = await import('../../profiles/store.js');
         const { redactProfile } = await import('../../profiles/redact.js');
-        const all = listProfiles();
-        const wanted = name ?? ctx.globals.profile ?? process.env.PDESK_PROFILE ?? defaultProfileName();
+        const store = await ctx.store();
+        const all = store.list();
+        const wanted = name ?? ctx.globals.profile ?? ctx.io.env.PDESK_PROFILE ?? store.defaultName();
         const known = all.length
           ? [`Known profiles: ${all.map((p) => p.name).join(', ')}.`]
           : ['No profiles yet: add one with `pdesk profile import <file>`.'];
@@ -263,8 +264,7 @@ export function profileCommand(): Command {
     .action(
       action(async (ctx, name: string) => {
         await refuseDryRun(ctx, 'use');
-        const { setDefaultProfile } = await import('../../profiles/store.js');
-        await setDefaultProfile(name);
+        await (await ctx.store()).setDefault(name);
         ctx.emitOne({ ok: true, default: name }, () => `Default profile is now "${name}".`);
       }),
     );
@@ -276,9 +276,9 @@ export function profileCommand(): Command {
     .action(
       action(async (ctx, name: string) => {
         await refuseDryRun(ctx, 'remove');
-        const { removeProfile, defaultProfileName } = await import('../../profiles/store.js');
-        await removeProfile(name);
-        const def = defaultProfileName();
+        const store = await ctx.store();
+        await store.remove(name);
+        const def = store.defaultName();
         ctx.emitOne(
           { ok: true, removed: name, default: def ?? null },
           () => `Removed profile "${name}".${def ? '' : ' There is no default profile now: pick one with `pdesk profile use <name>`.'}`,
@@ -304,19 +304,21 @@ export function profileCommand(): Command {
     .action(
       action(async (ctx, opts: AddOptions) => {
         await refuseDryRun(ctx, 'add');
+        // A store file that is not a profile store stops the command before it asks anything.
+        (await ctx.store()).read();
         const { UsageError } = await import('../../core/errors.js');
         const { oneOf } = await import('../options.js');
         const rec = opts as Record<string, unknown>;
         const missing = REQUIRED_ADD.filter(([key]) => rec[key] === undefined);
         if (missing.length) {
-          if (!process.stdin.isTTY) {
+          if (!ctx.io.stdinIsTTY) {
             const [first, ...rest] = missing;
             throw new UsageError(
               `Missing option ${first![1]} (profile add asks for it only when standard input is a terminal).`,
               rest.length ? [`Also missing: ${rest.map((m) => m[1]).join(', ')}.`] : [],
             );
           }
-          await promptMissing(opts);
+          await promptMissing(ctx, opts);
         }
         for (const [key, option] of [
           ...REQUIRED_ADD,
@@ -326,8 +328,9 @@ export function profileCommand(): Command {
         ] as const)
           if (typeof rec[key] === 'string') rec[key] = await checkAddValue(key, rec[key] as string, option);
         const api = oneOf(opts.appointmentApi ?? '2.0.0', ['2.0.0', '1.0.0'] as const, '--appointment-api');
-        const { validateProfile, saveProfile, storePath, listProfiles, defaultProfileName } = await import('../../profiles/store.js');
-        if (!opts.force && listProfiles().some((p) => p.name === opts.name))
+        const { validateProfile } = await import('../../profiles/store.js');
+        const store = await ctx.store();
+        if (!opts.force && store.list().some((p) => p.name === opts.name))
           throw new UsageError(`A profile named "${opts.name}" exists already; use --force to replace it.`);
         const input: ProfileInput = {
           name: opts.name!,
@@ -345,15 +348,15 @@ export function profileCommand(): Command {
           },
         };
         const profile = validateProfile(input, 'the options of profile add');
-        await saveProfile(profile, !!opts.default);
-        await ensurePrivate(storePath(), ctx);
-        const isDefault = defaultProfileName() === profile.name;
+        await store.save(profile, !!opts.default);
+        await ensurePrivate(store.path, ctx);
+        const isDefault = store.defaultName() === profile.name;
         const table = await profileTable(
           profile,
           isDefault,
-          `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${storePath()}:`,
+          `Saved profile "${profile.name}"${isDefault ? ' (default)' : ''} in ${store.path}:`,
         );
-        ctx.emitOne({ saved: profile.name, default: isDefault, store: storePath(), profile }, () => table);
+        ctx.emitOne({ saved: profile.name, default: isDefault, store: store.path, profile }, () => table);
       }),
     );
 

@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import type { ProfileInput } from '../../profiles/schema.js';
 import { action } from '../context.js';
+import { collectList } from '../options.js';
 
 interface SandboxCliOptions {
   port: string;
@@ -17,6 +18,9 @@ interface SandboxCliOptions {
   tokenEnv?: string;
   replyDelay?: string;
   profileOut?: string;
+  break?: string[];
+  fail?: string[];
+  throttle?: string;
 }
 
 export const DEFAULT_SANDBOX_PORT = 4010;
@@ -34,6 +38,9 @@ export function sandboxCommand(): Command {
     .option('--token-env <name>', 'require Authorization: Bearer <token>, the token read from this environment variable')
     .option('--reply-delay <ms>', 'delay of the automatic chat reply to a C1 (default 1500)')
     .option('--profile-out <file>', 'also write the ready profile to this file')
+    .option('--break <op>', 'answers of this operation miss a required field, e.g. A4 (repeatable or a comma list)', collectList, [])
+    .option('--fail <op:status>', 'answer this operation with this status, e.g. A4:503 (repeatable or a comma list)', collectList)
+    .option('--throttle <n>', 'answer every n-th request 429 Too Many Requests with Retry-After: 1, before any change')
     .action(
       action(async (ctx, opts: SandboxCliOptions) => {
         const { UsageError } = await import('../../core/errors.js');
@@ -51,6 +58,22 @@ export function sandboxCommand(): Command {
           if (opts.failRate.trim() === '' || !Number.isFinite(failRate) || failRate < 0 || failRate > 1)
             throw new UsageError(`--fail-rate must be a number from 0 to 1, not "${opts.failRate}".`);
         }
+        const { asOpId } = await import('../../sandbox/breaks.js');
+        const breakOps = (opts.break ?? []).map((v) => {
+          const op = asOpId(v);
+          if (!op) throw new UsageError(`--break must name an operation A1–A7, C1–C5 or M1–M4, not "${v}".`);
+          return op;
+        });
+        const failOps: Partial<Record<import('../../core/ops.js').OpId, number>> = {};
+        for (const v of opts.fail ?? []) {
+          const m = /^([^:]+):(\d{3})$/.exec(v.trim());
+          const op = m && asOpId(m[1]!);
+          const status = m ? Number(m[2]) : 0;
+          if (!op || status < 400 || status > 599)
+            throw new UsageError(`--fail must be <op>:<status> with an error status 400–599, e.g. A4:503, not "${v}".`);
+          failOps[op] = status;
+        }
+        const throttleEvery = opts.throttle === undefined ? undefined : positiveInt(opts.throttle, '--throttle');
         if (opts.pushTo !== undefined) {
           let ok = false;
           try {
@@ -64,7 +87,7 @@ export function sandboxCommand(): Command {
         if (opts.tokenEnv !== undefined) {
           if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.tokenEnv))
             throw new UsageError(`--token-env must be an environment variable name, not "${opts.tokenEnv}".`);
-          token = process.env[opts.tokenEnv];
+          token = ctx.io.env[opts.tokenEnv];
           if (!token) throw new UsageError(`--token-env ${opts.tokenEnv}: that environment variable is not set or empty.`);
           const { registerSecret } = await import('../../core/redact.js');
           registerSecret(token);
@@ -84,6 +107,9 @@ export function sandboxCommand(): Command {
             pushTo: opts.pushTo,
             replyDelayMs,
             token,
+            breakOps,
+            failOps,
+            throttleEvery,
             // --verbose: one line per request on stderr (ctx.log and ctx.err sanitise and redact).
             onRequest: ctx.globals.verbose ? ctx.log : undefined,
             log: (line) => ctx.err(line),
@@ -122,10 +148,10 @@ export function sandboxCommand(): Command {
           sandbox
             .close()
             .catch(() => undefined)
-            .finally(() => process.exit(0));
+            .finally(() => ctx.io.exitNow(0));
         };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        ctx.io.onSignal('SIGINT', stop);
+        ctx.io.onSignal('SIGTERM', stop);
 
         const info = {
           url: sandbox.url,
@@ -134,11 +160,13 @@ export function sandboxCommand(): Command {
           appointmentApi,
           approvalFlow: !!opts.approvalFlow,
           pushTo: opts.pushTo ?? `${sandbox.url}/portal`,
+          ...(breakOps.length ? { break: breakOps } : {}),
+          ...(Object.keys(failOps).length ? { fail: failOps } : {}),
           profile,
         };
         if (ctx.format !== 'table') {
           // One line, so a script can read the first line of output while the sandbox keeps running.
-          ctx.out(JSON.stringify(info));
+          ctx.emitLine(info);
           return;
         }
         const file = opts.profileOut ?? 'sandbox-profile.json';
@@ -150,6 +178,14 @@ export function sandboxCommand(): Command {
             (latencyMs ? `, latency ${latencyMs} ms` : '') +
             (failRate ? `, fail rate ${failRate}` : '') +
             (token ? `, bearer token from $${opts.tokenEnv}` : ''),
+          ...(breakOps.length ? [`  broken answers (a required field missing): ${breakOps.join(', ')}`] : []),
+          ...(Object.keys(failOps).length
+            ? [
+                `  failing operations: ${Object.entries(failOps)
+                  .map(([op, status]) => `${op} → ${status}`)
+                  .join(', ')}`,
+              ]
+            : []),
           opts.pushTo
             ? `  chat replies and demo pushes go to ${info.pushTo}`
             : `  automatic chat replies go to its own portal (--push-to sends them elsewhere)`,

@@ -40,8 +40,8 @@ export function slotsCommand(): Command {
       action(async (ctx, opts: SlotsListOptions) => {
         const category = systemCode(opts.serviceCategory, '--service-category');
         const { parseDay } = await import('../../core/dates.js');
-        const from = parseDay(opts.from, 'from');
-        const to = parseDay(opts.to, 'to');
+        const from = parseDay(opts.from, 'from', ctx.now());
+        const to = parseDay(opts.to, 'to', ctx.now());
         const { searchSlots, slotQuery, slotPractitioner, utcParts } = await import('../../core/api/appointments.js');
         const q = { serviceCategory: category, from, to, schedule: opts.schedule, status: opts.status, practitioners: opts.practitioner };
         // Version-specific options are checked against the profile before anything is sent.

@@ -23,7 +23,7 @@ export function tuiCommand(): Command {
     .action(
       action(async (ctx, opts: { sandbox?: boolean; listen?: string | boolean }) => {
         const { UsageError } = await import('../../core/errors.js');
-        if (!process.stdin.isTTY || !process.stdout.isTTY)
+        if (!ctx.io.stdinIsTTY || !ctx.io.stdoutIsTTY)
           throw new UsageError('pdesk tui needs a terminal: standard input and output must both be a TTY.', NOT_A_TTY_HINT);
         let listen: number | true | undefined;
         if (opts.listen === true) listen = true;
@@ -32,6 +32,8 @@ export function tuiCommand(): Command {
           listen = positiveInt(opts.listen, '--listen', { allowZero: true });
           if (listen > 65535) throw new UsageError(`--listen must be a port between 0 and 65535, not "${opts.listen}".`);
         }
+        // The one place a command writes the process's environment: Ink and chalk read process.env (not the IO)
+        // when they load, and the TUI only ever runs in a real process on a terminal (checked above).
         // Ink decides once, when it loads, that a CI environment gets no live frames (is-in-ci); this is an
         // operator at a terminal (checked above), so hide CI markers while Ink loads, then put them back.
         // --no-color and NO_COLOR (cli.md): Ink's chalk reads `--no-color` from argv but not NO_COLOR, so say it
@@ -50,7 +52,14 @@ export function tuiCommand(): Command {
         // (no such profile, sandbox cannot start) goes back to the entry point with its exit code.
         ctx.keepAlive = true;
         try {
-          await runTui({ profileName: ctx.globals.profile, sandbox: !!opts.sandbox, listen, verbose: !!ctx.globals.verbose });
+          await runTui({
+            profileName: ctx.globals.profile,
+            sandbox: !!opts.sandbox,
+            listen,
+            verbose: !!ctx.globals.verbose,
+            readOnly: !!ctx.globals.readOnly,
+            trace: ctx.globals.trace ?? (ctx.io.env.PDESK_TRACE || undefined),
+          });
         } catch (e) {
           ctx.keepAlive = false;
           throw e;

@@ -36,7 +36,8 @@ export const JOURNAL_VERSION = 1;
  * Row states. Journal records: `sending` (durable before the request may start), `started` (written just
  * before the request starts, not waited for), `ok`, `failed` (a definite answer), `unknown` (no answer: the
  * connection broke after the request went out), `cancelled` (journaled as sending, then not started because
- * the run was stopping; reads back as no record).
+ * the run was stopping; reads back as no record), `throttled` (answered 429: the server did not take it, and the
+ * run sends it again after a pause, journaling `sending` anew; reads back as no record, like `cancelled`).
  *
  * Reading back, a `sending` with no later record is `queued` when it was written since the machine last
  * booted: a killed process loses nothing it had written, so no `started` line means the request never
@@ -45,8 +46,8 @@ export const JOURNAL_VERSION = 1;
  */
 export const RowState = { none: 0, sending: 1, ok: 2, failed: 3, unknown: 4, started: 5, queued: 6 } as const;
 export type RowStateValue = (typeof RowState)[keyof typeof RowState];
-export type RecordState = 'sending' | 'started' | 'ok' | 'failed' | 'unknown' | 'cancelled';
-const STATE_OF: Record<string, RowStateValue> = { sending: 1, ok: 2, failed: 3, unknown: 4, started: 5, cancelled: 0 };
+export type RecordState = 'sending' | 'started' | 'ok' | 'failed' | 'unknown' | 'cancelled' | 'throttled';
+const STATE_OF: Record<string, RowStateValue> = { sending: 1, ok: 2, failed: 3, unknown: 4, started: 5, cancelled: 0, throttled: 0 };
 
 /** A row whose request may have reached the server without its answer being recorded. */
 export function isUncertain(state: RowStateValue): boolean {
@@ -286,7 +287,7 @@ async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
       // --resend-uncertain that journaled it and then stopped before its request does not make it "never sent".
       if (isUncertain(prev)) state = prev;
       else if (sameBoot) state = RowState.queued;
-    } else if (rec.state === 'cancelled') {
+    } else if (rec.state === 'cancelled' || rec.state === 'throttled') {
       const prev = before.get(rec.row);
       if (prev !== undefined && isUncertain(prev)) state = prev;
       before.delete(rec.row);
@@ -389,17 +390,27 @@ export class JournalWriter {
   private constructor(
     private readonly fh: FileHandle,
     readonly path: string,
+    private readonly what: string,
   ) {}
 
-  /** Open for appending; a new journal gets its header line, made durable with its directory entry. */
-  static async open(path: string, header: JournalHeader | undefined): Promise<JournalWriter> {
+  /**
+   * Open for appending; a new journal gets its header line, made durable with its directory entry. The write
+   * audit trail (src/core/audit.ts) appends through this writer too: `what` names its file in errors, and
+   * `openError` says what an unopenable file means there.
+   */
+  static async open(
+    path: string,
+    header: JournalHeader | Record<string, unknown> | undefined,
+    o: { what?: string; openError?: (e: NodeJS.ErrnoException) => Error } = {},
+  ): Promise<JournalWriter> {
     let fh: FileHandle;
     try {
       fh = await open(path, 'a', 0o600);
     } catch (e) {
+      if (o.openError) throw o.openError(e as NodeJS.ErrnoException);
       throw new UsageError(`--journal: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? e}).`);
     }
-    const w = new JournalWriter(fh, path);
+    const w = new JournalWriter(fh, path, o.what ?? 'journal');
     if (header) {
       await w.append(JSON.stringify(header));
       try {
@@ -454,9 +465,9 @@ export class JournalWriter {
 
   private fail(e: unknown): void {
     this.failure ??= new PdeskError(
-      `Cannot write the journal ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      `Cannot write the ${this.what} ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
       ExitCode.unexpected,
-      ['Rows whose outcome was not recorded are reported as uncertain by the next run.'],
+      this.what === 'journal' ? ['Rows whose outcome was not recorded are reported as uncertain by the next run.'] : [],
     );
     for (const w of [...this.unsynced, ...this.bufferedWaiters]) w.reject(this.failure);
     this.unsynced = [];

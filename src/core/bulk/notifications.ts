@@ -14,6 +14,10 @@
  *   last boot with no `started` line never left (a killed process loses nothing it wrote): it is sent again.
  * - A changed CSV (row hash) or template (header hash) is refused before anything is sent.
  * - `stop()` (Ctrl-C) starts no new rows; in-flight ones finish and are recorded.
+ * - `rate` caps requests per second across the run (rate.ts); a 429 pauses and slows the whole run instead of
+ *   failing the row: it is journaled `throttled` (the server did not take it) and sent again after the pause.
+ * - Each request's audit record (src/core/audit.ts, written by the client) is on disk before the row's outcome
+ *   is journaled: the client hands its durability over (`audited`), so the request slot is free at the answer.
  *
  * Core-level: no commander, no terminal output. The caller gives the send function and a warning sink.
  */
@@ -41,6 +45,7 @@ import {
   type RowRecord,
   type RowTable,
 } from './journal.js';
+import { RateLimiter, type RateState } from './rate.js';
 import { compileTemplate, type Template } from './template.js';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -55,6 +60,8 @@ export const UNREACHABLE_STOP = 3;
 /** Least time between journal fsyncs during a run (ms); the lookahead covers it (measured: 0 → 2 → 5 ms took
  * pdesk from ~0.7 to ~0.78 of a plain undici loop's rate, and its CPU per row down by a fifth). */
 export const SYNC_INTERVAL_MS = 5;
+/** A row answered 429 this many times in a run fails with that answer (resent by a rerun). */
+export const MAX_THROTTLED_ATTEMPTS = 10;
 
 export interface BulkInput {
   csv: string;
@@ -70,12 +77,17 @@ export interface BulkInput {
   countRows?: boolean;
   /** Dry run: read the journal without locking or repairing it; `run()` is not allowed. */
   readOnly?: boolean;
+  /** At most this many requests per second (rate.ts); none: as fast as the concurrency allows. */
+  rate?: number;
 }
 
 export interface BulkDeps {
   profile: Profile;
-  /** Send one notification; throws HttpError / NetworkError as the core client does. */
-  send: (body: Notification) => Promise<{ status: number }>;
+  /**
+   * Send one notification; throws HttpError / NetworkError as the core client does. `audited` receives the
+   * durability of the request's audit record (CallOptions.audited), which the run awaits before the row counts.
+   */
+  send: (body: Notification, audited: (durable: Promise<void>) => void) => Promise<{ status: number }>;
   warn: (line: string) => void;
 }
 
@@ -91,6 +103,8 @@ export interface BulkCounters {
   failedServer: number;
   uncertain: number;
   inFlight: number;
+  /** 429 answers: each paused the run, and its row was sent again. */
+  throttled: number;
   startedAt: number;
 }
 
@@ -121,6 +135,8 @@ interface Outcome {
   unreachable?: boolean;
   /** Stops the whole run (a configuration problem every row would hit). */
   fatal?: PdeskError;
+  /** The answer's Retry-After (a 429). */
+  retryAfterMs?: number;
 }
 
 function oneLine(text: string, max = 300): string {
@@ -131,7 +147,13 @@ function oneLine(text: string, max = 300): string {
 export function classify(e: unknown): Outcome {
   if (e instanceof HttpError) {
     const issue = e.details.find((d) => !d.startsWith('request: '));
-    return { state: 'failed', status: e.status, reason: oneLine(issue ? `${e.message}: ${issue}` : e.message), server: e.status >= 500 };
+    return {
+      state: 'failed',
+      status: e.status,
+      reason: oneLine(issue ? `${e.message}: ${issue}` : e.message),
+      server: e.status >= 500,
+      ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : {}),
+    };
   }
   if (e instanceof NetworkError) {
     if (e.code && NOT_SENT_CODES.has(e.code)) return { state: 'failed', reason: oneLine(e.message), server: true, unreachable: true };
@@ -199,9 +221,10 @@ export class BulkSend {
   private stopping = false;
   private fatal?: PdeskError;
   private unlock?: () => void;
+  private readonly limiter: RateLimiter;
 
   private constructor(
-    private readonly input: Required<Omit<BulkInput, 'journal'>> & { journal: string },
+    private readonly input: Required<Omit<BulkInput, 'journal' | 'rate'>> & { journal: string; rate?: number },
     private readonly deps: BulkDeps,
     private readonly delimiter: Delimiter,
     readonly header: string[],
@@ -215,7 +238,23 @@ export class BulkSend {
     this.csvPath = input.csv;
     this.journalPath = input.journal;
     this.failedCsvPath = failedCsvPath(input.journal);
-    this.counters = { seen: 0, sent: 0, skipped: 0, failed: 0, failedServer: 0, uncertain: 0, inFlight: 0, startedAt: Date.now() };
+    this.counters = {
+      seen: 0,
+      sent: 0,
+      skipped: 0,
+      failed: 0,
+      failedServer: 0,
+      uncertain: 0,
+      inFlight: 0,
+      throttled: 0,
+      startedAt: Date.now(),
+    };
+    this.limiter = new RateLimiter(input.rate);
+  }
+
+  /** The pace now: requests started in the last second, the limit (lowered after a 429), a pause under way. */
+  rate(): RateState {
+    return this.limiter.state();
   }
 
   /** Check the CSV header, templates and journal; nothing is sent. Throws UsageError (exit 2) on a problem. */
@@ -255,6 +294,7 @@ export class BulkSend {
       resendUncertain: !!input.resendUncertain,
       countRows: !!input.countRows,
       readOnly: !!input.readOnly,
+      rate: input.rate,
     };
     const unlock = input.readOnly ? undefined : lockJournal(journal);
     try {
@@ -321,7 +361,14 @@ export class BulkSend {
   /** Stop starting rows; in-flight rows finish and are recorded. */
   stop(): void {
     this.stopping = true;
+    this.limiter.stop();
     for (const sem of this.semaphores) sem.wakeAll();
+  }
+
+  /** Give the journal back without running (the operator did not confirm). */
+  abandon(): void {
+    this.unlock?.();
+    this.unlock = undefined;
   }
 
   get stopped(): boolean {
@@ -454,7 +501,8 @@ export class BulkSend {
 
     // Two stages: a row's `sending` record is made durable while earlier rows' requests are in flight (at most
     // LOOKAHEAD_FACTOR × concurrency rows ahead), so the fsync is off the request path; then the row waits for a
-    // request slot, and a `started` line is written (no fsync) just before its request.
+    // request slot and its turn under the rate, and a `started` line is written (no fsync) just before its request.
+    const limiter = this.limiter;
     const sendRow = async (row: number, hash: string, fields: string[], body: Notification) => {
       let aheadHeld = true;
       const releaseAhead = () => {
@@ -464,47 +512,75 @@ export class BulkSend {
         }
       };
       try {
-        try {
-          await writer.record({ row, hash, state: 'sending' });
-        } catch (e) {
-          fail(e as PdeskError); // nothing was sent; the row stays as it was in the journal
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await writer.record({ row, hash, state: 'sending' });
+          } catch (e) {
+            fail(e as PdeskError); // nothing was sent; the row stays as it was in the journal
+            return;
+          }
+          const wait = inFlight.acquire();
+          if (wait) await wait;
+          if (!this.stopping) await limiter.take();
+          if (this.stopping) {
+            inFlight.release();
+            // Journaled as sending but never started: say so, so that a rerun sends it without doubt.
+            await writer.record({ row, hash, state: 'cancelled' }).catch(() => undefined);
+            c.seen--;
+            return;
+          }
+          releaseAhead();
+          if (!(await launch({ row, hash, state: 'started' }))) {
+            inFlight.release(); // not started: the row reads back as sending (uncertain) at worst
+            return;
+          }
+          c.inFlight++;
+          let o: Outcome;
+          let audited: Promise<void> | undefined;
+          try {
+            const res = await this.deps.send(body, (durable) => {
+              audited = durable;
+            });
+            o = { state: 'ok', status: res.status };
+            limiter.ok();
+          } catch (e) {
+            o = classify(e);
+          } finally {
+            c.inFlight--;
+            inFlight.release(); // the slot bounds requests in flight; the outcome joins the next group commit
+          }
+          // The request's audit record is on disk before its outcome is journaled; one that cannot be written
+          // stops the run (the row's outcome is still journaled: it was sent).
+          if (audited)
+            await (audited as Promise<void>).catch((e: unknown) =>
+              fail(
+                e instanceof PdeskError ? e : new PdeskError(`Cannot write the audit trail: ${(e as Error).message}`, ExitCode.unexpected),
+              ),
+            );
+          // 429: the server did not take it. The whole run pauses and slows down, and the row goes again.
+          if (o.status === 429 && o.state === 'failed' && attempt < MAX_THROTTLED_ATTEMPTS && !this.stopping) {
+            c.throttled++;
+            limiter.throttled(o.retryAfterMs);
+            try {
+              await writer.record({ row, hash, state: 'throttled', status: 429 });
+            } catch (e) {
+              fail(e as PdeskError);
+              return;
+            }
+            continue;
+          }
+          // The portal is down: stop rather than fail every remaining row.
+          unreachableRun = o.unreachable ? unreachableRun + 1 : 0;
+          if (unreachableRun === UNREACHABLE_STOP * this.input.concurrency)
+            fail(
+              new NetworkError(`Stopped after ${unreachableRun} requests in a row could not connect to the portal.`, [
+                o.reason ?? '',
+                'Rows not yet sent are untouched; run the same command again once the portal is reachable.',
+              ]),
+            );
+          await settle(row, hash, fields, o);
           return;
         }
-        const wait = inFlight.acquire();
-        if (wait) await wait;
-        if (this.stopping) {
-          inFlight.release();
-          // Journaled as sending but never started: say so, so that a rerun sends it without doubt.
-          await writer.record({ row, hash, state: 'cancelled' }).catch(() => undefined);
-          c.seen--;
-          return;
-        }
-        releaseAhead();
-        if (!(await launch({ row, hash, state: 'started' }))) {
-          inFlight.release(); // not started: the row reads back as sending (uncertain) at worst
-          return;
-        }
-        c.inFlight++;
-        let o: Outcome;
-        try {
-          const res = await this.deps.send(body);
-          o = { state: 'ok', status: res.status };
-        } catch (e) {
-          o = classify(e);
-        } finally {
-          c.inFlight--;
-          inFlight.release(); // the slot bounds requests in flight; the outcome joins the next group commit
-        }
-        // The portal is down: stop rather than fail every remaining row.
-        unreachableRun = o.unreachable ? unreachableRun + 1 : 0;
-        if (unreachableRun === UNREACHABLE_STOP * this.input.concurrency)
-          fail(
-            new NetworkError(`Stopped after ${unreachableRun} requests in a row could not connect to the portal.`, [
-              o.reason ?? '',
-              'Rows not yet sent are untouched; run the same command again once the portal is reachable.',
-            ]),
-          );
-        await settle(row, hash, fields, o);
       } finally {
         releaseAhead();
       }

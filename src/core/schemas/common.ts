@@ -59,17 +59,42 @@ function unwrapUnion(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   return cur;
 }
 
+/** One problem of a value against a schema: its JSON path and what is wrong there. */
+export interface SchemaIssue {
+  path: string;
+  message: string;
+}
+
+function describeIssue(i: z.core.$ZodIssue): string {
+  // A missing field fails as a wrong type, or as a value outside an enum or literal: `input` undefined either way.
+  if ((i.code === 'invalid_type' || i.code === 'invalid_value') && (i as { input?: unknown }).input === undefined)
+    return 'required field is missing';
+  return i.message;
+}
+
+function issuesOfError(error: z.core.$ZodError, prefix: string): SchemaIssue[] {
+  return error.issues.map(unwrapUnion).map((i) => ({ path: jsonPath(i.path, prefix), message: describeIssue(i) }));
+}
+
+/**
+ * Validate and keep going: the parsed value, or every problem of `value` against `schema` (not only the first),
+ * each naming its JSON path under `prefix`. What `pdesk check` reports.
+ */
+export function validateAll<S extends z.core.$ZodType>(
+  schema: S,
+  value: unknown,
+  prefix = '$',
+): { ok: true; data: z.output<S> } | { ok: false; issues: SchemaIssue[] } {
+  const r = z.safeParse(schema, value, { reportInput: true });
+  return r.success ? { ok: true, data: r.data } : { ok: false, issues: issuesOfError(r.error, prefix) };
+}
+
 function firstIssue(error: z.core.$ZodError, prefix: string): { path: string; message: string; more: string[] } {
-  const issues = error.issues.map(unwrapUnion);
-  const describe = (i: z.core.$ZodIssue) => {
-    if (i.code === 'invalid_type' && (i as { input?: unknown }).input === undefined) return 'required field is missing';
-    return i.message;
-  };
-  const [head, ...rest] = issues;
+  const [head, ...rest] = issuesOfError(error, prefix);
   return {
-    path: jsonPath(head!.path, prefix),
-    message: describe(head!),
-    more: rest.slice(0, 4).map((i) => `also ${jsonPath(i.path, prefix)}: ${describe(i)}`),
+    path: head!.path,
+    message: head!.message,
+    more: rest.slice(0, 4).map((i) => `also ${i.path}: ${i.message}`),
   };
 }
 

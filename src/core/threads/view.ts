@@ -3,7 +3,17 @@
  * markers by message id, closes, and notifications. Built record by record (`apply`), so the store can feed
  * it the whole file once and then only what was appended since.
  */
-import type { ChatOp, LoadedMessage, MessageRecord, NotificationRecord, Party, StoreRecord, Via } from './records.js';
+import type {
+  ChatOp,
+  CloseRecord,
+  LoadedMessage,
+  MessageRecord,
+  NotificationRecord,
+  Party,
+  ReadRecord,
+  StoreRecord,
+  Via,
+} from './records.js';
 import { directionOf, resourceOf } from './records.js';
 
 export interface ThreadMessage {
@@ -60,12 +70,16 @@ export interface NotificationEntry {
 interface ThreadState {
   messages: LoadedMessage[];
   closedAt?: string;
+  /** The first close recorded (what the X-ray shows). */
+  close?: CloseRecord;
 }
 
 export class ThreadView {
   private readonly threadMap = new Map<string, ThreadState>();
   private readonly byId = new Map<string, LoadedMessage>();
   private readonly reads = new Map<string, string>();
+  /** The first read marker recorded per message id (what the X-ray shows). */
+  private readonly markers = new Map<string, ReadRecord>();
   private readonly notes: NotificationRecord[] = [];
   /** Records applied (duplicates included). */
   count = 0;
@@ -92,11 +106,17 @@ export class ThreadView {
         return;
       }
       case 'read':
-        if (!this.reads.has(r.id)) this.reads.set(r.id, r.readAt);
+        if (!this.reads.has(r.id)) {
+          this.reads.set(r.id, r.readAt);
+          this.markers.set(r.id, r);
+        }
         return;
       case 'close': {
         const t = this.thread(r.thread);
-        if (t.closedAt === undefined) t.closedAt = r.at;
+        if (t.closedAt === undefined) {
+          t.closedAt = r.at;
+          t.close = r;
+        }
         return;
       }
       case 'notification':
@@ -129,6 +149,16 @@ export class ThreadView {
   /** The thread a message belongs to, if the message is in the store. */
   threadOfMessage(id: string): string | undefined {
     return this.byId.get(id)?.thread;
+  }
+
+  /** The close record of a thread, if one was recorded. */
+  closeOf(thread: string): CloseRecord | undefined {
+    return this.threadMap.get(thread)?.close;
+  }
+
+  /** The read marker recorded for a message, if any. */
+  readMarkerOf(id: string): ReadRecord | undefined {
+    return this.markers.get(id);
   }
 
   isRead(id: string): boolean {

@@ -31,7 +31,8 @@ export interface FormProps {
   title: string;
   fields: readonly FormField[];
   values: FormValues;
-  onChange: (values: FormValues) => void;
+  /** Every edit, with the name of the field edited. */
+  onChange: (values: FormValues, field: string) => void;
   onSubmit: (values: FormValues) => void;
   onCancel: () => void;
   width: number;
@@ -41,11 +42,32 @@ export interface FormProps {
   /** Lines shown above the fields (context, e.g. the slot being booked). */
   intro?: readonly string[];
   active?: boolean;
+  /**
+   * Move the cursor to a field: each new `seq` moves it once (an error naming the field, back from a
+   * confirmation). A form mounted with a request starts on that field. See hooks/useForm.ts.
+   */
+  focusRequest?: FocusRequest;
+}
+
+export interface FocusRequest {
+  field: string;
+  seq: number;
 }
 
 export function Form(p: FormProps) {
   const desk = useDesk();
-  const [focus, setFocus, focusRef] = useRefState(0);
+  const indexOf = (name: string | undefined) =>
+    Math.max(
+      0,
+      p.fields.findIndex((f) => f.name === name),
+    );
+  const [focus, setFocus, focusRef] = useRefState(() => indexOf(p.focusRequest?.field));
+  // A new focus request moves the cursor once, before this render draws it.
+  const seenRequest = useRef(p.focusRequest?.seq);
+  if (p.focusRequest && p.focusRequest.seq !== seenRequest.current) {
+    seenRequest.current = p.focusRequest.seq;
+    if (indexOf(p.focusRequest.field) !== focusRef.current) setFocus(indexOf(p.focusRequest.field));
+  }
   const [cursors, setCursors, cursorsRef] = useRefState<Record<string, number>>({});
   const active = p.active ?? true;
   // Keys may arrive faster than renders: handlers read the latest values from refs, not from props.
@@ -55,9 +77,9 @@ export function Form(p: FormProps) {
     propsSeen.current = p.values;
     valuesRef.current = p.values;
   }
-  const change = (next: FormValues) => {
+  const change = (next: FormValues, field: string) => {
     valuesRef.current = next;
-    p.onChange(next);
+    p.onChange(next, field);
   };
   const current = () => {
     const f = p.fields[Math.min(focusRef.current, p.fields.length - 1)]!;
@@ -74,7 +96,7 @@ export function Form(p: FormProps) {
     const opts = f.options ?? [];
     if (!opts.length) return;
     const i = opts.indexOf(v);
-    change({ ...valuesRef.current, [f.name]: opts[(i + d + opts.length) % opts.length]! });
+    change({ ...valuesRef.current, [f.name]: opts[(i + d + opts.length) % opts.length]! }, f.name);
   };
 
   useKeys(
@@ -116,7 +138,7 @@ export function Form(p: FormProps) {
           else {
             // Typing the first letter of an option picks it.
             const hit = (f.options ?? []).find((o) => o.toLowerCase().startsWith(input.toLowerCase()));
-            if (hit) change({ ...valuesRef.current, [f.name]: hit });
+            if (hit) change({ ...valuesRef.current, [f.name]: hit }, f.name);
           }
         },
       },
@@ -129,7 +151,7 @@ export function Form(p: FormProps) {
           const next = editLine({ value: v, cursor: c }, input, key);
           if (!next) return false;
           setCursors((all) => ({ ...all, [f.name]: next.cursor }));
-          if (next.value !== v) change({ ...valuesRef.current, [f.name]: next.value });
+          if (next.value !== v) change({ ...valuesRef.current, [f.name]: next.value }, f.name);
         },
       },
     ],

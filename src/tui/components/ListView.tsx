@@ -2,21 +2,29 @@
  * Windowed list: renders only the rows that fit (10,000 items scroll without lag), optional group headings
  * (e.g. slots by day), `/` filter, ↑↓ j k, PgUp PgDn, Home End (g G), Enter to open. Its height is exactly
  * `height` lines, whatever the number of items.
+ *
+ * The same on every list: `s` then a column's letter sorts by that column (the same letter again reverses;
+ * `sort` names the columns), the title shows the sort and the time of the last refresh (`refreshedAt`), `y`
+ * opens the selected row's resource raw and `X` its X-ray (`raw`, `xray`: inspect/context.tsx).
  */
 import { Box, Text } from 'ink';
 import type React from 'react';
 import { useLayoutEffect, useMemo, useRef } from 'react';
-import { fit } from '../format.js';
+import { clockTime, fit, type Seg, segText, sliceSegs } from '../format.js';
+import { type RawItem, type XraySubject, useInspectKeys } from '../inspect/context.js';
 import { type Binding, useKeys, useRefState } from '../keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './line-editor.js';
+import { type SortColumn, type SortState, sortItems, sortLabel, sortPrompt } from './sort.js';
+
+export type { SortColumn, SortState } from './sort.js';
 
 export interface ListViewProps<T> {
   items: readonly T[];
   /** Lines the list may use, including its title and filter lines. */
   height: number;
   width: number;
-  /** One line per item (it is cut to the width). */
-  render: (item: T, width: number) => string;
+  /** One line per item (it is cut to the width): text, or coloured segments (table cells). */
+  render: (item: T, width: number) => string | readonly Seg[];
   /** Text the `/` filter matches (case-insensitive); default: the rendered line. */
   filterText?: (item: T) => string;
   /** Group heading of an item; items must already be ordered by group. */
@@ -37,6 +45,16 @@ export interface ListViewProps<T> {
   active?: boolean;
   /** Key of an item, to keep the selection on the same item when the list changes. */
   itemKey?: (item: T) => string;
+  /** Rows drawn dim (e.g. slots already past). */
+  dim?: (item: T) => boolean;
+  /** Columns `s` sorts by, and the sort to start with (none: the order given). */
+  sort?: { columns: readonly SortColumn<T>[]; initial?: SortState };
+  /** When the items were last read: shown in the title. */
+  refreshedAt?: Date | string | number;
+  /** `y`: the selected row's resource as received. */
+  raw?: (item: T) => RawItem | undefined;
+  /** `X`: the X-ray of the selected row. */
+  xray?: (item: T) => XraySubject | undefined;
 }
 
 type Row<T> = { group: string; count: number; item?: undefined } | { item: T; group?: undefined; count?: undefined };
@@ -51,19 +69,33 @@ export function ListView<T>(p: ListViewProps<T>) {
   const [editing, setEditing] = useRefState(false);
   const active = p.active ?? true;
 
+  // The parent's callbacks (render, itemKey, onSelect…) are new closures on most renders, while what the list
+  // computes changes only with the items: the latest callbacks are read through a ref.
+  const cb = useRef(p);
+  cb.current = p;
+  const [sort, setSort, sortRef] = useRefState<SortState | undefined>(p.sort?.initial);
+  const [sorting, setSorting] = useRefState(false);
+  const sortColumns = p.sort?.columns;
+  // Columns are read through the ref: a parent passing a fresh array each render does not re-sort the list.
+  const columnKeys = sortColumns?.map((c) => c.key).join('') ?? '';
+  const items = useMemo(() => {
+    const cols = cb.current.sort?.columns;
+    return sort && cols && columnKeys ? sortItems(p.items, cols, sort, cb.current.groupOf) : p.items;
+  }, [p.items, sort, columnKeys]);
+
   // The lower-cased filter text of every item, built only once a filter is typed (10,000 items cost ~100 ms).
   const filtering = filter.value.trim() !== '';
-  // biome-ignore lint/correctness/useExhaustiveDependencies: render and filterText are new closures every render; the texts change only with the items and whether a filter is typed
   const lowered = useMemo(() => {
     if (!filtering) return undefined;
-    const f = p.filterText ?? ((x: T) => p.render(x, 200));
-    return p.items.map((x) => f(x).toLowerCase());
-  }, [p.items, filtering]);
+    const { filterText, render } = cb.current;
+    const f = filterText ?? ((x: T) => textOf(render(x, 200)));
+    return items.map((x) => f(x).toLowerCase());
+  }, [items, filtering]);
 
   const rows = useMemo<Row<T>[]>(() => {
     const needle = filter.value.trim().toLowerCase();
     const kept: T[] = [];
-    for (let i = 0; i < p.items.length; i++) if (!needle || !lowered || lowered[i]!.includes(needle)) kept.push(p.items[i]!);
+    for (let i = 0; i < items.length; i++) if (!needle || !lowered || lowered[i]!.includes(needle)) kept.push(items[i]!);
     if (!p.groupOf) return kept.map((item) => ({ item }));
     const out: Row<T>[] = [];
     let current: { group: string; count: number } | undefined;
@@ -77,47 +109,29 @@ export function ListView<T>(p: ListViewProps<T>) {
       out.push({ item });
     }
     return out;
-  }, [p.items, lowered, filter.value, p.groupOf]);
+  }, [items, lowered, filter.value, p.groupOf]);
 
   const itemCount = useMemo(() => rows.reduce((n, r) => (r.item !== undefined ? n + 1 : n), 0), [rows]);
-  const showFilter = editing || filter.value !== '';
+  const showFilter = editing || filter.value !== '' || sorting;
   const chrome = (p.title !== undefined ? 1 : 0) + (p.header !== undefined ? 1 : 0) + (showFilter ? 1 : 0);
   const visible = Math.max(1, p.height - chrome);
 
-  const firstSel = (from: number, dir: 1 | -1): number => {
-    for (let i = from; i >= 0 && i < rows.length; i += dir) if (rows[i]!.item !== undefined) return i;
-    return -1;
-  };
+  const firstSel = (from: number, dir: 1 | -1) => firstItem(rows, from, dir);
 
   const [view, setView, viewRef] = useRefState<View>({ sel: -1, top: 0 });
 
   // Keep the view valid when rows change: same item if possible, else the first item.
   const lastKey = useRef<string | undefined>(undefined);
-  const normalize = (v: View): View => {
-    let sel = v.sel;
-    if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
-      let found = -1;
-      if (lastKey.current !== undefined && p.itemKey)
-        found = rows.findIndex((r) => r.item !== undefined && p.itemKey!(r.item) === lastKey.current);
-      sel = found >= 0 ? found : firstSel(Math.max(0, Math.min(v.sel, rows.length - 1)), 1);
-      if (sel < 0) sel = firstSel(rows.length - 1, -1);
-    }
-    let top = Math.min(v.top, Math.max(0, rows.length - visible));
-    if (sel >= 0) {
-      if (sel < top) top = sel > 0 && rows[sel - 1]?.item === undefined ? sel - 1 : sel;
-      if (sel >= top + visible) top = sel - visible + 1;
-    }
-    return { sel, top: Math.max(0, top) };
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: normalize is a new closure every render; it reads only view, rows and visible (and a ref)
-  const normalized = useMemo(() => normalize(view), [view, rows, visible]);
+  const normalize = (v: View): View => normalizeView(v, rows, visible, cb.current.itemKey, lastKey.current);
+  const normalized = useMemo(() => normalizeView(view, rows, visible, cb.current.itemKey, lastKey.current), [view, rows, visible]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
-  // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: tell the parent only when the selection changes, not when its callbacks are re-created
+  // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once. The parent
+  // hears of it when the selection changes, not when its callbacks are re-created.
   useLayoutEffect(() => {
-    lastKey.current = selected !== undefined && p.itemKey ? p.itemKey(selected) : undefined;
-    p.onSelect?.(selected);
+    const { itemKey, onSelect } = cb.current;
+    lastKey.current = selected !== undefined && itemKey ? itemKey(selected) : undefined;
+    onSelect?.(selected);
   }, [selected]);
 
   /** Move relative to the latest view (keys may arrive faster than renders). */
@@ -139,6 +153,13 @@ export function ListView<T>(p: ListViewProps<T>) {
     { keys: ['end', 'G'], run: () => moveTo(() => rows.length - 1, -1) },
     { keys: ['/'], label: 'filter', help: 'filter the list (Enter keeps it, Esc clears it)', run: () => setEditing(true) },
   ];
+  if (sortColumns?.length)
+    listKeys.push({
+      keys: ['s'],
+      label: 'sort',
+      help: `sort: s, then the column's letter (${sortColumns.map((c) => `${c.key} ${c.name}`).join(', ')}); the same letter again reverses`,
+      run: () => setSorting(true),
+    });
   if (p.onOpen)
     listKeys.unshift({
       keys: ['enter'],
@@ -151,6 +172,46 @@ export function ListView<T>(p: ListViewProps<T>) {
       },
     });
   useKeys(listKeys, { active });
+
+  // `s` was pressed: the next key names the column (the same column again reverses), Esc keeps the sort.
+  useKeys(
+    [
+      { keys: ['esc'], label: 'keep sort', run: () => setSorting(false) },
+      {
+        keys: ['text'],
+        run: (input) => {
+          const col = sortColumns?.find((c) => c.key === input);
+          if (!col) return false;
+          const cur = sortRef.current;
+          setSort({ key: col.key, desc: cur?.key === col.key ? !cur.desc : !!col.desc });
+          setSorting(false);
+        },
+      },
+    ],
+    { layer: 'input', capture: true, active: active && sorting },
+  );
+
+  const currentItem = () => {
+    const n = normalize(viewRef.current);
+    return n.sel >= 0 ? rows[n.sel]?.item : undefined;
+  };
+  useInspectKeys(
+    {
+      raw: p.raw
+        ? () => {
+            const it = currentItem();
+            return it === undefined ? undefined : cb.current.raw?.(it);
+          }
+        : undefined,
+      xray: p.xray
+        ? () => {
+            const it = currentItem();
+            return it === undefined ? undefined : cb.current.xray?.(it);
+          }
+        : undefined,
+    },
+    { active },
+  );
 
   // A set filter: Esc clears it before Esc means "back".
   useKeys([{ keys: ['esc'], label: 'clear filter', help: 'clear the filter', run: () => setFilter({ value: '', cursor: 0 }) }], {
@@ -186,9 +247,11 @@ export function ListView<T>(p: ListViewProps<T>) {
   const w = p.width;
   const lines: React.ReactNode[] = [];
   if (p.title !== undefined) {
-    const pos = itemCount
+    const count = itemCount
       ? `${selected !== undefined ? rowsBeforeItems(rows, normalized.sel) : 0}/${itemCount}${filter.value ? ` of ${p.items.length}` : ''}`
       : '';
+    const by = sort && sortColumns ? sortLabel(sortColumns, sort) : '';
+    const pos = [by, clockTime(p.refreshedAt), count].filter(Boolean).join(' · ');
     const left = fit(p.title, Math.max(0, w - pos.length - 1));
     lines.push(
       <Text key="title" bold wrap="truncate">
@@ -222,9 +285,16 @@ export function ListView<T>(p: ListViewProps<T>) {
         );
       } else {
         const isSel = i === normalized.sel;
+        const out = p.render(r.item as T, w - 2);
         lines.push(
-          <Text key={`r${i}`} inverse={isSel && active} bold={isSel} wrap="truncate">
-            {fit(`${isSel ? '>' : ' '} ${p.render(r.item as T, w - 2)}`, w, isSel && active)}
+          <Text key={`r${i}`} inverse={isSel && active} bold={isSel} dimColor={!isSel && !!p.dim?.(r.item as T)} wrap="truncate">
+            {typeof out === 'string'
+              ? fit(`${isSel ? '>' : ' '} ${out}`, w, isSel && active)
+              : sliceSegs([{ text: isSel ? '> ' : '  ' }, ...out], 0, w, isSel && active).map((g, k) => (
+                  <Text key={k} color={g.color} bold={g.bold} dimColor={g.dim}>
+                    {g.text}
+                  </Text>
+                ))}
           </Text>,
         );
       }
@@ -233,7 +303,13 @@ export function ListView<T>(p: ListViewProps<T>) {
   // Pad to the full height so the frame does not jump.
   const used = lines.length + (showFilter ? 1 : 0);
   for (let i = used; i < p.height; i++) lines.push(<Text key={`pad${i}`}> </Text>);
-  if (showFilter) {
+  if (sorting && sortColumns) {
+    lines.push(
+      <Text key="filter" color="yellow" wrap="truncate">
+        {fit(sortPrompt(sortColumns, sortRef.current), w)}
+      </Text>,
+    );
+  } else if (showFilter) {
     const [a, b, c] = lineView(filter, Math.max(1, w - 2));
     lines.push(
       <Text key="filter" wrap="truncate">
@@ -255,6 +331,37 @@ export function ListView<T>(p: ListViewProps<T>) {
       {lines.slice(0, p.height)}
     </Box>
   );
+}
+
+const textOf = (r: string | readonly Seg[]) => (typeof r === 'string' ? r : segText(r));
+
+/** The first item row from `from` in direction `dir`, or -1. */
+function firstItem<T>(rows: readonly Row<T>[], from: number, dir: 1 | -1): number {
+  for (let i = from; i >= 0 && i < rows.length; i += dir) if (rows[i]!.item !== undefined) return i;
+  return -1;
+}
+
+/** A valid view of `rows`: the selection on an item (the one keyed `lastKey` if it is still there), in the window. */
+function normalizeView<T>(
+  v: View,
+  rows: readonly Row<T>[],
+  visible: number,
+  itemKey: ((item: T) => string) | undefined,
+  lastKey: string | undefined,
+): View {
+  let sel = v.sel;
+  if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
+    let found = -1;
+    if (lastKey !== undefined && itemKey) found = rows.findIndex((r) => r.item !== undefined && itemKey(r.item) === lastKey);
+    sel = found >= 0 ? found : firstItem(rows, Math.max(0, Math.min(v.sel, rows.length - 1)), 1);
+    if (sel < 0) sel = firstItem(rows, rows.length - 1, -1);
+  }
+  let top = Math.min(v.top, Math.max(0, rows.length - visible));
+  if (sel >= 0) {
+    if (sel < top) top = sel > 0 && rows[sel - 1]?.item === undefined ? sel - 1 : sel;
+    if (sel >= top + visible) top = sel - visible + 1;
+  }
+  return { sel, top: Math.max(0, top) };
 }
 
 /** 1-based position of the item at row `sel` among items (headings not counted). */

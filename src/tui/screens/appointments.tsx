@@ -1,225 +1,152 @@
 /**
  * Appointments screen: the list (A5) with status and participants; Enter shows one appointment; `c` cancels
- * the selected one (A7) after a form (who declines, comment) and a confirmation showing the body.
+ * the selected one (A7) after a form (who declines, comment) and a confirmation showing the body. State and
+ * loaders: hooks/useAppointments.ts; the steps are drawn here, one small component each.
  */
-import { Box, Text } from 'ink';
-import type React from 'react';
-import { useCallback, useEffect, useState } from 'react';
-import { buildCancellation, cancelAppointment, conceptLabel, searchAppointments, utcParts } from '../../core/api/appointments.js';
-import { referenceLabel } from '../../core/labels.js';
+import { Box } from 'ink';
+import { useMemo } from 'react';
 import type { Appointment, AppointmentResponseCreate } from '../../core/schemas/appointment.js';
 import { Confirm } from '../components/Confirm.js';
-import { Form, type FormValues } from '../components/Form.js';
+import { Form } from '../components/Form.js';
 import { ListView } from '../components/ListView.js';
 import { Pane } from '../components/Pane.js';
 import { useDesk } from '../desk.js';
-import { clean, columns, fit, jsonLines } from '../format.js';
-import { useKeys, useRefState } from '../keys.js';
+import { clean, jsonLines } from '../format.js';
+import { type Appointments, CANCEL_FIELDS, actorsOf, useAppointments } from '../hooks/useAppointments.js';
+import { useKeys } from '../keys.js';
+import { StepStackView, useStepBack } from '../steps.js';
+import { useInspectKeys } from '../inspect/context.js';
+import {
+  APPOINTMENT_COLUMNS,
+  APPOINTMENT_SORT,
+  appointmentIdWidth,
+  appointmentLine,
+  detailLines,
+  headerFor,
+} from './appointments/format.js';
 import type { ScreenProps } from './types.js';
 
-type Step = 'list' | 'detail' | 'cancel' | 'confirm';
+export { appointmentLine } from './appointments/format.js';
 
-const LIST_LIMIT = 5000;
-
-/** Column widths for a row of `width` (the selection marker takes 2 more): the comment only when there is room. */
-function widthsFor(width: number): number[] {
-  const fixed = [10, 9, 16];
-  const rest = width - fixed.reduce((a, b) => a + b, 0) - 2 * fixed.length;
-  if (rest >= 80) return [...fixed, 26, 28, 0];
-  const each = Math.max(8, Math.floor((rest - 2) / 2));
-  return [...fixed, each, 0];
+interface StepProps {
+  s: Appointments;
+  width: number;
+  height: number;
+  active: boolean;
 }
 
-function when(a: Appointment): string {
-  const s = utcParts(a.start);
-  return s.day ? `${s.day} ${s.time}` : '';
+/** `y`: an appointment as A5 answered it. */
+export const rawAppointment = (a: Appointment) => ({ title: `Appointment ${a.id} (A5)`, value: a, name: `appointment-${a.id}` });
+/** `X`: its slot, schedule, practitioner, patient, cancel responses, threads and notifications. */
+export const xrayAppointment = (a: Appointment) => ({ kind: 'appointment' as const, appointment: a });
+
+function ListStep({ s, width, height, active }: StepProps) {
+  const { profile } = useDesk();
+  const idW = useMemo(() => appointmentIdWidth(s.items, width - 2), [s.items, width]);
+  return (
+    <ListView<Appointment>
+      items={s.items ?? []}
+      width={width}
+      height={height}
+      title={`Appointments (A5) — ${clean(profile.name)}`}
+      header={headerFor(width, idW)}
+      render={(a, w) => appointmentLine(a, w, idW)}
+      itemKey={(a) => a.id}
+      onSelect={s.select}
+      onOpen={s.open}
+      openLabel="details"
+      sort={{ columns: APPOINTMENT_COLUMNS, initial: APPOINTMENT_SORT }}
+      refreshedAt={s.loadedAt}
+      raw={rawAppointment}
+      xray={xrayAppointment}
+      empty={s.items ? 'No appointments.' : 'Not loaded yet (r to load).'}
+      active={active}
+    />
+  );
 }
 
-/** Participants of a type: `Emma Jansen (pat-1)`, or only the name in a narrow column; a status other than accepted in brackets. */
-function party(a: Appointment, type: string, narrow = false): string {
-  return (a.participant ?? [])
-    .filter((p) => p.actor?.reference.startsWith(`${type}/`))
-    .map(
-      (p) =>
-        `${narrow && p.actor?.display ? p.actor.display : referenceLabel(p.actor, { idOnly: true })}${p.status && p.status !== 'accepted' ? ` [${p.status}]` : ''}`,
-    )
-    .join(', ');
+function DetailStep({ s, appointment, width, height, active }: StepProps & { appointment: Appointment }) {
+  const a = s.latest(appointment);
+  useInspectKeys({ raw: () => rawAppointment(s.latest(appointment)), xray: () => xrayAppointment(s.latest(appointment)) }, { active });
+  return <Pane title={clean(`Appointment ${a.id}`)} lines={detailLines(a)} width={width} height={height} color="cyan" />;
 }
 
-export function appointmentLine(a: Appointment, width: number): string {
-  const w = widthsFor(width);
-  const narrow = (w[3] ?? 0) < 22;
-  const cells = [a.id, a.status, when(a), party(a, 'Patient', narrow), party(a, 'PractitionerRole', narrow)];
-  if (w.length > 5) cells.push(a.comment ?? '');
-  return clean(columns(cells, w, width));
+function CancelStep({ s, appointment: a, width, height, active }: StepProps & { appointment: Appointment }) {
+  const fields = [{ ...CANCEL_FIELDS[0]!, options: actorsOf(a) }, CANCEL_FIELDS[1]!];
+  return (
+    <Form
+      title={clean(`Cancel appointment ${a.id} (A7): who declines, and why`)}
+      intro={[appointmentLine(a, width)]}
+      fields={fields}
+      {...s.form.bind}
+      onSubmit={s.review}
+      onCancel={() => s.stack.pop()}
+      submitLabel="review"
+      width={width}
+      height={height}
+      active={active}
+    />
+  );
 }
 
-function headerFor(width: number): string {
-  const w = widthsFor(width - 2);
-  const names = ['ID', 'STATUS', 'START (UTC)', 'PATIENT', 'PRACTITIONER', 'COMMENT'].slice(0, w.length);
-  return `  ${columns(names, w, width - 2)}`;
-}
-
-function detailLines(a: Appointment): string[] {
-  const s = utcParts(a.start);
-  const e = utcParts(a.end);
-  const out = [
-    `Status     ${a.status}`,
-    `When       ${s.day} ${s.time} – ${e.day === s.day ? e.time : `${e.day} ${e.time}`} UTC`,
-    `Category   ${conceptLabel(a.serviceCategory)}`,
-    `Comment    ${a.comment ?? ''}`,
-    '',
-    'Participants',
-  ];
-  for (const p of a.participant ?? [])
-    out.push(
-      `  ${fit(referenceLabel(p.actor, { idOnly: true }) || '(no actor)', 40, true)}  ${p.status ?? ''}${p.required ? `  (${p.required})` : ''}`,
-    );
-  return out.map((l) => clean(l));
+function ConfirmStep({
+  s,
+  appointment: a,
+  body,
+  width,
+  height,
+  active,
+}: StepProps & { appointment: Appointment; body: AppointmentResponseCreate }) {
+  const { profile } = useDesk();
+  return (
+    <Confirm
+      question={clean(`Cancel appointment ${a.id}? POST AppointmentResponse (A7) to ${profile.name}:`)}
+      lines={jsonLines(body)}
+      yesLabel="cancel it"
+      danger
+      onYes={s.cancel}
+      onNo={s.unconfirm}
+      width={width}
+      height={height}
+      active={active}
+    />
+  );
 }
 
 export function AppointmentsScreen({ width, height }: ScreenProps) {
+  const s = useAppointments();
   const desk = useDesk();
-  const { client, profile } = desk;
-  const [items, setItems] = useState<Appointment[] | undefined>();
-  const [step, setStep, stepRef] = useRefState<Step>('list');
-  const [selected, setSelected, selectedRef] = useRefState<Appointment | undefined>(undefined);
-  const [target, setTarget] = useState<Appointment | undefined>();
-  const [form, setForm] = useState<FormValues>({ actor: '', comment: '' });
-  const [body, setBody] = useState<AppointmentResponseCreate | undefined>();
-
-  const load = useCallback(async () => {
-    const r = await desk.run('Loading appointments (A5)', (signal) => searchAppointments(client, [], { signal, limit: LIST_LIMIT }), {
-      okText: (v) => `${v.length} appointment${v.length === 1 ? '' : 's'}.`,
-    });
-    if (r.ok) setItems(r.value);
-  }, [desk, client]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: load once when the screen mounts; later loads are asked for with r
-  useEffect(() => {
-    void load();
-  }, []);
-
-  const actorsOf = (a: Appointment) =>
-    (a.participant ?? []).map((p) => p.actor?.reference).filter((r): r is string => !!r && /^(Patient|PractitionerRole)\/[^/]+$/.test(r));
-
-  const startCancel = () => {
-    const a = selectedRef.current;
-    if (!a) return;
-    const actors = actorsOf(a);
-    setTarget(a);
-    setForm((f) => ({
-      actor: actors.includes(f.actor ?? '') && target?.id === a.id ? f.actor! : (actors[0] ?? ''),
-      comment: target?.id === a.id ? (f.comment ?? '') : '',
-    }));
-    setStep('cancel');
-  };
-
-  const review = (v: FormValues) => {
-    if (!target) return;
-    if (!(v.comment ?? '').trim()) return desk.error('Comment must not be empty: say why the appointment is cancelled.');
-    try {
-      setBody(buildCancellation(target.id, v.actor ?? '', v.comment ?? ''));
-      setStep('confirm');
-    } catch (e) {
-      desk.error(e);
-    }
-  };
-
-  const cancel = async () => {
-    if (!body || !target) return;
-    setStep('cancel');
-    const r = await desk.run(`Cancelling appointment ${clean(target.id)} (A7)`, (signal) => cancelAppointment(client, body, { signal }), {
-      sends: true,
-    });
-    if (!r.ok) return; // error in the status line, the form keeps what was typed
-    setForm({ actor: '', comment: '' });
-    setBody(undefined);
-    setStep('list');
-    await load();
-    desk.ok(`Cancelled appointment ${clean(target.id)} (declined by ${clean(body.actor.reference)}).`);
-  };
-
+  const k = s.stack.top.kind;
+  useStepBack(s.stack);
   useKeys(
     [
-      { keys: ['c'], label: 'cancel appt', help: 'cancel the selected appointment (A7), after a confirmation', run: startCancel },
-      { keys: ['r'], label: 'refresh', help: 'reload the appointments (A5)', run: () => void load() },
       {
-        keys: ['esc'],
-        label: step === 'detail' ? 'back' : undefined,
-        help: 'back to the list',
-        run: () => {
-          if (stepRef.current !== 'detail') return false;
-          setStep('list');
-        },
+        keys: ['c'],
+        label: 'cancel appt',
+        help: 'cancel the selected appointment (A7), after a confirmation',
+        run: desk.guard('A7', 'cancelling an appointment', s.startCancel),
       },
+      { keys: ['r'], label: 'refresh', help: 'reload the appointments (A5)', run: s.load },
     ],
-    { active: step === 'list' || step === 'detail' },
+    { active: k === 'list' || k === 'detail' },
   );
-
-  // The list stays mounted (hidden) behind the details and the forms: back on it, its selection and filter
-  // are as the operator left them.
-  const list = (
-    <Box display={step === 'list' ? 'flex' : 'none'} flexDirection="column" height={height} overflowY="hidden">
-      <ListView<Appointment>
-        items={items ?? []}
-        width={width}
-        height={height}
-        title={`Appointments (A5) — ${clean(profile.name)}`}
-        header={headerFor(width)}
-        render={(a, w) => appointmentLine(a, w)}
-        itemKey={(a) => a.id}
-        onSelect={setSelected}
-        onOpen={(a) => {
-          setSelected(a);
-          setStep('detail');
-        }}
-        openLabel="details"
-        empty={items ? 'No appointments.' : 'Not loaded yet (r to load).'}
-        active={step === 'list'}
-      />
-    </Box>
-  );
-
-  let content: React.ReactNode = null;
-  if (step === 'detail' && selected) {
-    content = <Pane title={clean(`Appointment ${selected.id}`)} lines={detailLines(selected)} width={width} height={height} color="cyan" />;
-  } else if (step === 'cancel' && target) {
-    content = (
-      <Form
-        title={clean(`Cancel appointment ${target.id} (A7): who declines, and why`)}
-        intro={[appointmentLine(target, width)]}
-        fields={[
-          { name: 'actor', label: 'Declined by', kind: 'choice', options: actorsOf(target) },
-          { name: 'comment', label: 'Comment', placeholder: 'reason, sent to the practice system' },
-        ]}
-        values={form}
-        onChange={setForm}
-        onSubmit={review}
-        onCancel={() => setStep('list')}
-        submitLabel="review"
-        width={width}
-        height={height}
-      />
-    );
-  } else if (step === 'confirm' && body && target) {
-    content = (
-      <Confirm
-        question={clean(`Cancel appointment ${target.id}? POST AppointmentResponse (A7) to ${profile.name}:`)}
-        lines={jsonLines(body)}
-        yesLabel="cancel it"
-        danger
-        onYes={() => void cancel()}
-        onNo={() => setStep('cancel')}
-        width={width}
-        height={height}
-      />
-    );
-  } else if (step !== 'list') content = <Text> </Text>;
   return (
     <Box flexDirection="column" height={height} overflowY="hidden">
-      {list}
-      {content}
+      <StepStackView stack={s.stack} height={height}>
+        {(step, { active }) => {
+          const p = { s, width, height, active };
+          switch (step.kind) {
+            case 'list':
+              return <ListStep {...p} />;
+            case 'detail':
+              return <DetailStep {...p} appointment={step.appointment} />;
+            case 'cancel':
+              return <CancelStep {...p} appointment={step.appointment} />;
+            case 'confirm':
+              return <ConfirmStep {...p} appointment={step.appointment} body={step.body} />;
+          }
+        }}
+      </StepStackView>
     </Box>
   );
 }

@@ -1,12 +1,23 @@
-/** The screens of the TUI, in tab order (keys 1–5). See types.ts for the contract. */
+/** The screens of the TUI, in tab order (keys 0–6). See types.ts for the contract. */
 import { AppointmentsScreen } from './appointments.js';
 import { ChatScreen } from './chat.js';
+import { CheckScreen } from './check.js';
 import { MedsScreen } from './meds.js';
 import { NotifyScreen } from './notify.js';
 import { SlotsScreen } from './slots.js';
+import { SystemsScreen } from './systems.js';
 import type { Screen, ScreenId } from './types.js';
 
 export const SCREENS: readonly Screen[] = [
+  {
+    id: 'systems',
+    key: '0',
+    title: 'Systems',
+    command: 'systems',
+    aliases: ['system', 'sys', 'profiles'],
+    component: SystemsScreen,
+    acrossProfiles: true,
+  },
   { id: 'slots', key: '1', title: 'Slots', command: 'slots', aliases: ['slot', 's'], component: SlotsScreen },
   {
     id: 'appointments',
@@ -19,6 +30,7 @@ export const SCREENS: readonly Screen[] = [
   { id: 'chat', key: '3', title: 'Chat', command: 'chat', aliases: ['c'], component: ChatScreen },
   { id: 'notify', key: '4', title: 'Notify', command: 'notify', aliases: ['notifications', 'n'], component: NotifyScreen },
   { id: 'meds', key: '5', title: 'Meds', command: 'meds', aliases: ['medications', 'm'], component: MedsScreen },
+  { id: 'check', key: '6', title: 'Check', command: 'check', aliases: ['checks', 'conformance'], component: CheckScreen },
 ];
 
 export function screenFor(command: string): Screen | undefined {

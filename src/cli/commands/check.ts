@@ -1,0 +1,201 @@
+/**
+ * `pdesk check` — the conformance suite (src/core/check) against the selected profile, `--profiles a,b` or
+ * `--all-profiles` (run concurrently). Read-only unless `--write`: A1–A5, M1, M2, M4 are read; with `--write`
+ * A6, A7, C1–C5 and M3 are sent too. A table on a terminal (rows as they finish), JSON with `--json` or when
+ * piped, JUnit XML with `--junit <file>`. Exit 0, or 7 when a check failed or errored.
+ */
+import { Command } from 'commander';
+import type { CheckReport, CheckResult } from '../../core/check/model.js';
+import type { Profile } from '../../profiles/schema.js';
+import { type Context, action } from '../context.js';
+import { collectList, flagOf, positiveInt, systemCode } from '../options.js';
+
+interface CheckCliOptions {
+  serviceCategory?: string;
+  write?: boolean;
+  patient?: string;
+  encounter?: string;
+  email?: string;
+  only?: string[];
+  junit?: string;
+  profiles?: string[];
+  allProfiles?: boolean;
+  slow?: string;
+}
+
+export function checkCommand(): Command {
+  return new Command('check')
+    .description("run the conformance suite against the profile's practice system and portal (read-only unless --write)")
+    .option('--service-category <system|code>', 'service category to search (A1, A3, A4) and book (A6)')
+    .option('--write', 'also send the writes: book and cancel (A6, A7), chat (C1–C4), notify (C5), reorder (M3)')
+    .option('--patient <id>', 'test patient for the writes (A6, C1–C4, M3)')
+    .option('--encounter <id>', 'test chat for C1–C4; C4 closes it')
+    .option('--email <addr>', 'test address for the notification (C5)')
+    .option('--only <ops>', 'run only these operations or checks, e.g. A4,C1 or A4-free-only (repeatable or a comma list)', collectList)
+    .option('--junit <file>', 'also write a JUnit XML report to this file')
+    .option('--profiles <names>', 'check these profiles, concurrently (repeatable or a comma list)', collectList)
+    .option('--all-profiles', 'check every stored profile, concurrently')
+    .option('--slow <ms>', 'a request slower than this is a warning (default 2000)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Inputs not given as options are taken from the profile: "check": {serviceCategory, patient, encounter, email}.',
+        'Results: pass, fail, skip (an input is missing), omit (a write check without --write), error (no verdict).',
+        'Exit 0, or 7 when a check failed or errored.',
+        '',
+        'Examples:',
+        "  pdesk check --service-category 'urn:pdesk:service-category|gp'",
+        '  pdesk check --write --patient pat-1 --encounter enc-test-1 --email test@example.org --junit report.xml',
+        '  pdesk check --all-profiles --only A4,M1 --json',
+      ].join('\n'),
+    )
+    .action(action(async (ctx, opts: CheckCliOptions) => runCheck(ctx, opts)));
+}
+
+async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
+  const { ExitCode, PdeskError, UsageError } = await import('../../core/errors.js');
+  if (ctx.dryRun) throw new UsageError('--dry-run does not apply to pdesk check: it sends GET requests only, unless --write.');
+  const inputs = await checkedInputs(opts);
+  const slowMs = opts.slow === undefined ? undefined : positiveInt(opts.slow, '--slow');
+  const { junitXml, reportJson, runSuite, selectChecks } = await import('../../core/check/index.js');
+  const selected = selectChecks(opts.only);
+  const { profileEntries } = await import('../profile-selection.js');
+  const { several, entries } = await profileEntries(ctx, opts);
+  const { validateProfile } = await import('../../profiles/store.js');
+  const profiles: Profile[] = entries.map((e) => validateProfile(e.raw, `profile "${e.name}"`));
+  // Writes: a read-only profile (or --read-only) refuses the run before anything is sent; a production profile
+  // asks first (src/cli/confirm.ts), once per profile.
+  if (opts.write) {
+    const { ConfigError } = await import('../../core/errors.js');
+    for (const p of profiles)
+      if (p.readOnly || ctx.globals.readOnly)
+        throw new ConfigError(
+          `Profile "${p.name}" is read-only${p.readOnly ? '' : ' (--read-only)'}: check --write was not run, its writes (A6, A7, C1–C5, M3) would be refused; nothing was sent.`,
+        );
+    const { baseUrlFor } = await import('../../core/routes.js');
+    for (const p of profiles)
+      await ctx.confirmWrite(p, 'the write checks of pdesk check (A6, A7, C1–C5, M3: test data)', baseUrlFor(p, 'practice'));
+  }
+  // A report file that cannot be written is found before anything is sent.
+  const junitFile = opts.junit === undefined ? undefined : await openReportFile(opts.junit);
+
+  const table = ctx.format === 'table';
+  const { areaHeading, profilesTable, row, summaryLine } = await import('../results-table.js');
+  const style = { color: ctx.color, width: ctx.width, idWidth: Math.max(...selected.map((c) => c.id.length)) };
+  const live = table && !several;
+  if (live) ctx.out(header(profiles[0]!, !!opts.write));
+  let area: string | undefined;
+  const onResult = (r: CheckResult) => {
+    if (r.area !== area) {
+      area = r.area;
+      ctx.out(areaHeading(area, style));
+    }
+    ctx.out(row(r, style));
+  };
+
+  const dir = await ctx.configDir();
+  const observe = await ctx.observer();
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  ctx.io.onSignal('SIGINT', stop);
+  // A later Ctrl-C finds the run over: aborting a settled controller does nothing.
+  const reports: CheckReport[] = await Promise.all(
+    profiles.map((profile) =>
+      runSuite({
+        profile,
+        inputs,
+        write: !!opts.write,
+        only: opts.only,
+        slowMs,
+        signal: controller.signal,
+        label: flagOf,
+        onResult: live ? onResult : undefined,
+        log: ctx.globals.verbose ? ctx.log : undefined,
+        env: ctx.io.env,
+        audit: { dir },
+        observe,
+      }),
+    ),
+  );
+
+  if (junitFile) await junitFile.write(junitXml(reports));
+  if (table) {
+    if (live) {
+      const r = reports[0]!;
+      ctx.out(summaryLine(r.summary, r.durationMs, style));
+    } else ctx.out(profilesTable(reports, style));
+    const created = reports.flatMap((r) => r.created.map((c) => ({ ...c, profile: r.profile })));
+    if (created.length) {
+      ctx.out('Created on the servers:');
+      for (const c of created) ctx.out(`  ${several ? `${c.profile}: ` : ''}${c.resource} (${c.check})${c.note ? `: ${c.note}` : ''}`);
+    }
+    if (junitFile) ctx.out(`JUnit report written to ${opts.junit}.`);
+  } else {
+    const json = reports.map(reportJson);
+    ctx.emitOne(several ? json : json[0]);
+  }
+
+  if (controller.signal.aborted) {
+    ctx.exitCode = 130;
+    return;
+  }
+  const bad = reports.filter((r) => r.summary.fail + r.summary.error > 0);
+  if (bad.length) {
+    const what = bad.map((r) => `${r.summary.fail} failed and ${r.summary.error} errored${several ? ` in ${r.profile}` : ''}`);
+    throw new PdeskError(`Checks did not pass: ${what.join('; ')}.`, ExitCode.checks);
+  }
+}
+
+function header(profile: Profile, write: boolean): string {
+  return `pdesk check · profile ${profile.name}${profile.environment ? ` (${profile.environment})` : ''} · appointment API ${profile.appointmentApi}${profile.approvalFlow ? ', approval flow' : ''} · ${write ? 'read and write' : 'read-only'}`;
+}
+
+/** The inputs given as options, checked before anything is sent (a bad one exits 2 naming its option). */
+async function checkedInputs(opts: CheckCliOptions) {
+  const { UsageError } = await import('../../core/errors.js');
+  const inputs: import('../../core/check/model.js').CheckInputs = {};
+  if (opts.serviceCategory !== undefined) inputs.serviceCategory = systemCode(opts.serviceCategory, '--service-category');
+  if (opts.patient !== undefined) {
+    const { typedReference } = await import('../../core/api/appointments.js');
+    inputs.patient = typedReference('Patient', opts.patient, 'patient').slice('Patient/'.length);
+  }
+  if (opts.encounter !== undefined) {
+    if (!opts.encounter.trim()) throw new UsageError('--encounter must not be empty.');
+    inputs.encounter = opts.encounter;
+  }
+  if (opts.email !== undefined) {
+    const { EmailAddress } = await import('../../core/schemas/notification.js');
+    if (!EmailAddress.safeParse(opts.email).success) throw new UsageError(`--email must be an email address, not "${opts.email}".`);
+    inputs.email = opts.email;
+  }
+  for (const [flag, given] of [
+    ['--patient', opts.patient],
+    ['--encounter', opts.encounter],
+    ['--email', opts.email],
+  ] as const)
+    if (given !== undefined && !opts.write) throw new UsageError(`${flag} is an input of the write checks: add --write to send them.`);
+  return inputs;
+}
+
+/** Open (create or truncate) a report file now; write it, redacted, at the end. */
+async function openReportFile(path: string): Promise<{ write(text: string): Promise<void> }> {
+  const { UsageError } = await import('../../core/errors.js');
+  const { open } = await import('node:fs/promises');
+  const { redact } = await import('../../core/redact.js');
+  let fh: import('node:fs/promises').FileHandle;
+  try {
+    fh = await open(path, 'w');
+  } catch (e) {
+    throw new UsageError(`--junit: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+  }
+  return {
+    async write(text) {
+      try {
+        await fh.writeFile(redact(text));
+      } finally {
+        await fh.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * `pdesk completion bash|zsh|fish` — print a shell completion script (stdout, nothing else). The script calls
+ * back into `pdesk __complete` (src/cli/completion/complete.ts) for commands, options, profile names and the ids
+ * pdesk knows, so it stays in step with the commands without being regenerated. The scripts and the completion
+ * code are imported only when this command or a completion request runs.
+ */
+import { Command } from 'commander';
+import { action } from '../context.js';
+
+export function completionCommand(): Command {
+  return new Command('completion')
+    .description('print a shell completion script: bash, zsh or fish (install lines in the README)')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      `
+Install:
+  bash  source <(pdesk completion bash)          (this shell; ~/.bashrc for every shell)
+  zsh   pdesk completion zsh > "\${fpath[1]}/_pdesk"
+  fish  pdesk completion fish > ~/.config/fish/completions/pdesk.fish`,
+    )
+    .action(
+      action(async (ctx, shell: string) => {
+        const { oneOf } = await import('../options.js');
+        const { SCRIPTS, SHELLS } = await import('../completion/scripts.js');
+        ctx.io.stdout.write(SCRIPTS[oneOf(shell, SHELLS, '<shell>')]);
+      }),
+    );
+}

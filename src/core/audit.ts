@@ -1,0 +1,210 @@
+/**
+ * The write audit trail: every request pdesk sends other than GET, HEAD and OPTIONS (A6, A7, C1–C5, M3, `pdesk api`
+ * writes, bulk sends, `check --write`), one NDJSON record per request in `audit/<profile>.ndjson` in the config
+ * folder (mode 0600, folder 0700), appended by the client where it sends (src/core/client.ts), so every face is
+ * covered. A record is written and fsynced before the call returns to its caller, whatever the outcome: the
+ * HTTP status, or the error when there was no answer (network error, time-out, abandoned). Appends share fsyncs
+ * (group commit: the bulk journal's writer, src/core/bulk/journal.ts) and go out in one O_APPEND write per
+ * group, so several processes (a TUI and a command) can share the file. A crash mid-write leaves a torn last
+ * line: readers skip it with a warning (src/core/ndjson.ts), and the next writer ends it first.
+ *
+ * A record: time (the request's start), operating-system user, profile, environment, operation id, method, URL,
+ * status or error, duration, a SHA-256 of the exact bytes sent, and the body with secrets redacted (the
+ * registered secrets of src/core/redact.ts and the credential headers of the request); the profile's
+ * `audit.bodies: false` leaves the body out (the hash stays).
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Profile } from '../profiles/schema.js';
+import { JournalWriter } from './bulk/journal.js';
+import { ConfigError } from './errors.js';
+import { readNdjson } from './ndjson.js';
+import type { OpId } from './ops.js';
+import { REDACTED, isSecretHeader, redact } from './redact.js';
+
+export interface AuditRecord {
+  /** ISO 8601 instant the request started. */
+  at: string;
+  /** The operating-system user who ran pdesk. */
+  user: string;
+  profile: string;
+  environment?: string;
+  op?: OpId;
+  method: string;
+  /** Secrets redacted. */
+  url: string;
+  /** The answer's status; absent when there was none (see `error`). */
+  status?: number;
+  /** Why there is no answer: a network error, a time-out, the operator abandoned it. */
+  error?: { name: string; message: string; code?: string };
+  /** Whole time, retries included. */
+  ms: number;
+  /** SHA-256 (hex) of the body's bytes as sent; absent when no body was sent. */
+  bodySha256?: string;
+  /** The body sent, secrets redacted (JSON as sent, else text); absent under `audit.bodies: false`. */
+  body?: unknown;
+}
+
+/** What the client knows of one write when it records it. */
+export interface AuditEntry {
+  op?: OpId;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The exact text sent, if any. */
+  bodyText?: string;
+  /** True when `bodyText` is JSON.stringify output (one line): embedded as is, not parsed again. */
+  bodyIsJson?: boolean;
+  startedAt: number;
+  ms: number;
+  status?: number;
+  error?: { name: string; message: string; code?: string };
+}
+
+/** The audit trail of a profile in a config folder. */
+export function auditPath(dir: string, profile: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(profile)) throw new Error(`Invalid profile name for an audit trail: ${JSON.stringify(profile)}`);
+  return join(dir, 'audit', `${profile}.ndjson`);
+}
+
+let userCache: string | undefined;
+/** The operating-system user: os.userInfo(), else USER / USERNAME, else "unknown". */
+export function osUser(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (userCache === undefined) {
+    try {
+      userCache = userInfo().username;
+    } catch {
+      userCache = env.USER || env.USERNAME || 'unknown';
+    }
+  }
+  return userCache;
+}
+
+/**
+ * A body with secrets replaced: the registered ones, and the credentials of this request's own headers
+ * (`Authorization: Bearer <token>` → the token), which are registered as well when pdesk resolved them.
+ */
+export function redactBody(text: string, headers: Record<string, string>): string {
+  let out = redact(text);
+  for (const [k, v] of Object.entries(headers)) {
+    if (!isSecretHeader(k)) continue;
+    const value = v.replace(/^\w+\s+/, '');
+    if (value.length >= 4 && value !== REDACTED && out.includes(value)) out = out.split(value).join(REDACTED);
+  }
+  return out;
+}
+
+/** One record as its NDJSON line (without the newline). */
+export function auditLine(profile: Profile, e: AuditEntry, o: { bodies: boolean; user?: string }): string {
+  const rec: AuditRecord = {
+    at: new Date(e.startedAt).toISOString(),
+    user: o.user ?? osUser(),
+    profile: profile.name,
+    ...(profile.environment ? { environment: profile.environment } : {}),
+    ...(e.op ? { op: e.op } : {}),
+    method: e.method,
+    url: redact(e.url),
+    ...(e.status !== undefined ? { status: e.status } : {}),
+    ...(e.error ? { error: { ...e.error, message: redact(e.error.message) } } : {}),
+    ms: e.ms,
+    ...(e.bodyText !== undefined ? { bodySha256: createHash('sha256').update(e.bodyText, 'utf8').digest('hex') } : {}),
+  };
+  const head = JSON.stringify(rec);
+  if (e.bodyText === undefined || !o.bodies) return head;
+  const text = redactBody(e.bodyText, e.headers);
+  // JSON pdesk stringified is one line and stays JSON when a secret inside a string is replaced: embedded as is
+  // (no second parse per row in a bulk send). Anything else is checked, and kept as a string if it is not JSON.
+  let body: string;
+  if (e.bodyIsJson && !/[\r\n]/.test(text) && (text === e.bodyText || isJson(text))) body = text;
+  else body = isJson(text) ? JSON.stringify(JSON.parse(text)) : JSON.stringify(text);
+  return `${head.slice(0, -1)},"body":${body}}`;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** End a torn last line (a crash mid-write) so that the next record starts on a line of its own. */
+function sealTornTail(path: string): void {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return;
+  }
+  if (size === 0) return;
+  const fd = openSync(path, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] !== 0x0a) appendFileSync(path, '\n');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface AuditLogOptions {
+  /** `audit.bodies` of the profile by default. */
+  bodies?: boolean;
+}
+
+/** The audit trail a client writes to: opened before the first write is sent, so a failure sends nothing. */
+export class AuditLog {
+  readonly path: string;
+  private readonly bodies: boolean;
+  private writer?: Promise<JournalWriter>;
+
+  constructor(
+    dir: string,
+    readonly profile: Profile,
+    o: AuditLogOptions = {},
+  ) {
+    this.path = auditPath(dir, profile.name);
+    this.bodies = o.bodies ?? profile.audit?.bodies !== false;
+  }
+
+  /** Create the folder and open the file (once); a trail that cannot be written is a ConfigError: nothing is sent. */
+  ready(): Promise<JournalWriter> {
+    this.writer ??= (async () => {
+      try {
+        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+        sealTornTail(this.path);
+      } catch (e) {
+        throw this.cannotOpen(e as NodeJS.ErrnoException);
+      }
+      return JournalWriter.open(this.path, undefined, { what: 'audit trail', openError: (e) => this.cannotOpen(e) });
+    })();
+    return this.writer;
+  }
+
+  private cannotOpen(e: NodeJS.ErrnoException): ConfigError {
+    return new ConfigError(`The audit trail ${this.path} cannot be opened for writing (${e.code ?? e.message}); nothing was sent.`, [
+      'Every write pdesk sends is recorded there first: fix the folder (or PDESK_CONFIG_DIR) and try again.',
+    ]);
+  }
+
+  /** Append one write's record; resolves once it is on disk (fsync), rejects when it cannot be written. */
+  async record(e: AuditEntry): Promise<void> {
+    const w = await this.ready();
+    await w.append(auditLine(this.profile, e, { bodies: this.bodies }));
+  }
+
+  async close(): Promise<void> {
+    const w = this.writer;
+    this.writer = undefined;
+    if (w) await (await w.catch(() => undefined))?.close();
+  }
+}
+
+/** The records of an audit trail, torn or unreadable lines skipped with a warning each. */
+export function readAudit(path: string): { records: AuditRecord[]; warnings: string[] } {
+  const r = readNdjson<AuditRecord>(path, `the audit trail ${path}`);
+  return { records: r.records.map((x) => x.value), warnings: r.warnings };
+}

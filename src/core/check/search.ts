@@ -1,0 +1,146 @@
+/**
+ * A search as a check reads it (A2–A5, M1, M4): every page, following `next` links up to MAX_PAGES, each page's
+ * status, content type and Bundle checked, every entry validated on its own so one bad entry neither hides the
+ * others nor stops the run. What it finds is kept as messages for every check that uses the search.
+ */
+import type * as z from '../schemas/zod.js';
+import type { ApiResult, CallOptions, PdeskClient } from '../client.js';
+import type { OpId } from '../ops.js';
+import { BundleShell, nextLink } from '../schemas/bundle.js';
+import { type SchemaIssue, validateAll } from '../schemas/common.js';
+import { checkAnswer, listSink, Variants } from './answers.js';
+import type { CheckMessage } from './model.js';
+
+/** Pages a check follows at most (a real practice system may hold thousands of slots). */
+export const MAX_PAGES = 20;
+
+export interface SearchItem<T> {
+  /** 1-based page the entry came on. */
+  page: number;
+  /** JSON path of the entry's resource on its page: `$.entry[3].resource`, or `$.entry[3]` for a bare entry. */
+  path: string;
+  /** The entry's resource as received (unwrapped when it came as `{resource}`). */
+  raw: unknown;
+  /** The parsed resource; undefined when it breaks the interface. */
+  value?: T;
+}
+
+export interface Search<T> {
+  op: OpId;
+  pages: ApiResult[];
+  items: SearchItem<T>[];
+  /** Parsed values of the valid entries. */
+  valid: T[];
+  /** `total` of the first page. */
+  total?: number;
+  /** Every page was read (no bound hit, no link left unfollowed). */
+  complete: boolean;
+  /** Entries that break the interface, and the first problem found in them. */
+  invalid: number;
+  firstProblem?: CheckMessage;
+  /** Status, content type, schema (errors); paging (warnings); allowed variants (info). */
+  messages: CheckMessage[];
+}
+
+/** Read one entry: its resource, validated, or every problem with it. */
+export type EntryReader<T> = (
+  entry: unknown,
+  at: string,
+  variants: Variants,
+) => { raw: unknown; path: string; value?: T; issues: SchemaIssue[] };
+
+/** Entries that are `{resource: R}` or, an allowed variant, R itself. */
+export function resourceEntries<S extends z.core.$ZodType>(schema: S): EntryReader<z.output<S>> {
+  return (entry, at, variants) => {
+    const wrapped = !!entry && typeof entry === 'object' && 'resource' in entry;
+    const raw = wrapped ? (entry as { resource: unknown }).resource : entry;
+    const path = wrapped ? `${at}.resource` : at;
+    if (!wrapped) variants.note('bare-entry', at);
+    variants.scan(raw, path);
+    const r = validateAll(schema, raw, path);
+    return r.ok ? { raw, path, value: r.data, issues: [] } : { raw, path, issues: r.issues };
+  };
+}
+
+export interface SearchOptions {
+  /** The interface says a searchset (A3, A4, A5, M4): another Bundle type is a warning. */
+  searchset?: boolean;
+  maxPages?: number;
+}
+
+export async function search<T>(
+  client: PdeskClient,
+  op: OpId,
+  call: CallOptions,
+  read: EntryReader<T>,
+  o: SearchOptions = {},
+): Promise<Search<T>> {
+  const maxPages = o.maxPages ?? MAX_PAGES;
+  const messages: CheckMessage[] = [];
+  const sink = listSink(messages);
+  const variants = new Variants();
+  const out: Search<T> = { op, pages: [], items: [], valid: [], complete: false, invalid: 0, messages };
+  const seen = new Set<string>();
+  let res: ApiResult | undefined = await client.call(op, call);
+  for (let page = 1; res; page++) {
+    out.pages.push(res);
+    const what = page > 1 ? `page ${page}: ` : '';
+    const where = page > 1 ? ` (page ${page})` : '';
+    checkAnswer(sink, op, res, what);
+    const body = res.body as { entry?: unknown; type?: unknown; total?: unknown } | undefined;
+    const shell = validateAll(BundleShell, body);
+    if (!shell.ok) for (const i of shell.issues) sink.add({ type: 'error', text: `${i.message}${where}`, path: i.path });
+    if (page === 1 && typeof body?.total === 'number') out.total = body.total;
+    if (page === 1 && o.searchset && body && body.type !== 'searchset')
+      sink.add({
+        type: 'warning',
+        text: `Bundle.type is ${JSON.stringify(body.type)}; the interface answers a searchset.`,
+        path: '$.type',
+      });
+    const entries = Array.isArray(body?.entry) ? body.entry : [];
+    entries.forEach((e, i) => {
+      const at = `$.entry[${i}]`;
+      const r = read(e, at, variants);
+      out.items.push({ page, path: r.path, raw: r.raw, value: r.value });
+      if (r.value !== undefined) out.valid.push(r.value);
+      else out.invalid++;
+      for (const issue of r.issues) {
+        const m: CheckMessage = { type: 'error', text: `${issue.message}${where}`, path: issue.path };
+        out.firstProblem ??= m;
+        sink.add(m);
+      }
+    });
+    const next = shell.ok ? nextLink(shell.data) : undefined;
+    if (!next) {
+      out.complete = true;
+      break;
+    }
+    if (seen.has(next)) {
+      sink.add({ type: 'error', text: `${what}the next link repeats a page already read (paging loops).`, path: '$.link' });
+      break;
+    }
+    seen.add(next);
+    if (page >= maxPages) {
+      sink.add({ type: 'warning', text: `stopped after ${maxPages} pages; more were linked.` });
+      break;
+    }
+    res = await client.next(op, next, { signal: call.signal });
+    if (!res) sink.add({ type: 'warning', text: `${what}the next link points to another origin; not followed.`, path: '$.link' });
+  }
+  if (out.pages.length > 1) sink.add({ type: 'info', text: `read ${out.pages.length} pages, following next links.` });
+  if (out.complete && out.total !== undefined && out.total !== out.items.length)
+    sink.add({ type: 'warning', text: `total is ${out.total}, but the pages hold ${out.items.length} entries.`, path: '$.total' });
+  variants.report(sink);
+  return out;
+}
+
+/** An `error` for a check that rests on a search some entries of which break the interface. */
+export function invalidEntries(s: Search<unknown>, answerCheck: string): CheckMessage | undefined {
+  if (!s.invalid) return undefined;
+  const first = s.firstProblem;
+  return {
+    type: 'error',
+    text: `${s.invalid} of ${s.items.length} entries do not match the interface and could not be checked (see ${answerCheck})${first ? `; first: ${first.text}` : ''}.`,
+    path: first?.path,
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * Request traces (`--trace <file>`, PDESK_TRACE): every request and answer of a run as NDJSON, built on the
+ * client's one exchange hook (`ClientOptions.observe`), so secrets are already redacted (URL, headers, bodies:
+ * src/core/redact.ts) and every face traces alike. A run appends a header line (`{"trace": "pdesk-trace", …}`:
+ * when, which profile, each party's kind of authentication) and then one line per exchange as it happens (a
+ * crash keeps what was traced); the file is mode 0600. Several runs may share a file (PDESK_TRACE).
+ *
+ * OAuth2 token requests are not traced: their bodies and answers are nothing but credentials. A traced request
+ * shows its token as `Authorization: Bearer ***`; `pdesk auth status` shows the token's state.
+ *
+ * `curlScript` turns a trace into curl command lines a vendor can run: each credential is a shell variable
+ * (`$PDESK_PRACTICE_TOKEN`, `$PDESK_PORTAL_PASSWORD`…), named in a comment at the top.
+ */
+import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
+import type { Profile } from '../profiles/schema.js';
+import type { Exchange } from './client.js';
+import { UsageError } from './errors.js';
+import { parseNdjson } from './ndjson.js';
+import type { Party } from './ops.js';
+import { REDACTED, isSecretHeader, redact } from './redact.js';
+import { sanitize } from './sanitize.js';
+
+export const TRACE_KIND = 'pdesk-trace';
+export const TRACE_VERSION = 1;
+
+/** A party's authentication as a trace names it: the kind, and for basic auth the user name (not a secret). */
+export interface TraceAuth {
+  type: string;
+  username?: string;
+}
+
+export interface TraceHeader {
+  trace: typeof TRACE_KIND;
+  version: number;
+  startedAt: string;
+  pid: number;
+  profile?: string;
+  auth?: Partial<Record<Party, TraceAuth>>;
+}
+
+const authOf = (a: Profile['practice']['auth']): TraceAuth =>
+  a?.type === 'basic' ? { type: 'basic', username: a.username } : { type: a?.type ?? 'none' };
+
+/** Appends a run's exchanges to a trace file, one line each, as they happen. */
+export class TraceWriter {
+  private fd?: number;
+
+  private constructor(
+    fd: number,
+    readonly path: string,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Open `path` for appending (mode 0600) and write the run's header line; a file that cannot be written is exit 2. */
+  static open(path: string, profile?: Profile, option = '--trace'): TraceWriter {
+    let fd: number;
+    try {
+      fd = openSync(path, 'a', 0o600);
+      fchmodSync(fd, 0o600); // an existing file too: it holds request and answer bodies
+    } catch (e) {
+      throw new UsageError(`${option}: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    }
+    const w = new TraceWriter(fd, path);
+    const header: TraceHeader = {
+      trace: TRACE_KIND,
+      version: TRACE_VERSION,
+      startedAt: new Date().toISOString(),
+      pid: process.pid,
+      ...(profile ? { profile: profile.name, auth: { practice: authOf(profile.practice.auth), portal: authOf(profile.portal.auth) } } : {}),
+    };
+    w.line(JSON.stringify(header));
+    return w;
+  }
+
+  private line(text: string): void {
+    if (this.fd === undefined) return;
+    const buf = Buffer.from(`${text}\n`, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+  }
+
+  /** One exchange (already redacted by the client; redacted again, in case a secret was registered since). */
+  write(e: Exchange): void {
+    this.line(redact(JSON.stringify(e)));
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+export interface Trace {
+  /** Each run's header, in order. */
+  runs: TraceHeader[];
+  /** Every exchange, with the header of its run. */
+  exchanges: Array<{ run?: TraceHeader; exchange: Exchange; line: number }>;
+  warnings: string[];
+}
+
+/** Read a trace file's text: torn or unreadable lines are skipped with a warning. */
+export function parseTrace(text: string, name: string): Trace {
+  const r = parseNdjson<Record<string, unknown>>(text, `the trace ${name}`);
+  const out: Trace = { runs: [], exchanges: [], warnings: r.warnings };
+  let run: TraceHeader | undefined;
+  for (const { line, value } of r.records) {
+    if (value.trace === TRACE_KIND) {
+      run = value as unknown as TraceHeader;
+      out.runs.push(run);
+    } else if (typeof value.method === 'string' && typeof value.url === 'string')
+      out.exchanges.push({ run, exchange: value as unknown as Exchange, line });
+    else out.warnings.push(`the trace ${name}: line ${line} is not a traced exchange; skipped.`);
+  }
+  return out;
+}
+
+/** A word as a shell argument: single quotes, with `'` closed, escaped and reopened. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `X-Api-Key` of the practice system → `PDESK_PRACTICE_X_API_KEY`. */
+const variable = (party: Party, what: string) => `PDESK_${party.toUpperCase()}_${what.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+
+export interface CurlScript {
+  lines: string[];
+  /** The variables the lines use, with what each must hold. */
+  variables: Array<{ name: string; holds: string }>;
+}
+
+/** The curl command lines of `exchanges`, credentials as shell variables; a comment says which to set. */
+export function curlScript(trace: Pick<Trace, 'exchanges'>): CurlScript {
+  const vars = new Map<string, string>();
+  const commands: string[] = [];
+  for (const { run, exchange: e } of trace.exchanges) {
+    const who = e.party === 'portal' ? 'portal' : 'practice system';
+    const parts = ['curl', '-sS', '-i', '-X', shellQuote(e.method), shellQuote(e.url)];
+    let lost = e.url.includes(REDACTED);
+    for (const [name, value] of Object.entries(e.requestHeaders ?? {})) {
+      if (isSecretHeader(name) && value.endsWith(REDACTED)) {
+        const scheme = /^(\w+)\s/.exec(value)?.[1];
+        if (name.toLowerCase() === 'authorization' && scheme?.toLowerCase() === 'basic') {
+          const pass = variable(e.party, 'password');
+          vars.set(pass, `the ${who}'s password`);
+          const user = run?.auth?.[e.party]?.username;
+          if (user) parts.push('-u', `${shellQuote(`${user}:`)}"$${pass}"`);
+          else {
+            const u = variable(e.party, 'username');
+            vars.set(u, `the ${who}'s user name`);
+            parts.push('-u', `"$${u}:$${pass}"`);
+          }
+        } else if (name.toLowerCase() === 'authorization') {
+          const v = variable(e.party, 'token');
+          vars.set(
+            v,
+            `the ${who}'s ${scheme?.toLowerCase() ?? 'bearer'} token: pdesk${run?.profile ? ` --profile ${run.profile}` : ''} auth token --party ${e.party}`,
+          );
+          parts.push('-H', `${shellQuote(`${name}: ${scheme ? `${scheme} ` : ''}`)}"$${v}"`);
+        } else {
+          const v = variable(e.party, name);
+          vars.set(v, `the ${who}'s ${name} header`);
+          parts.push('-H', `${shellQuote(`${name}: `)}"$${v}"`);
+        }
+        continue;
+      }
+      if (value.includes(REDACTED)) lost = true;
+      parts.push('-H', shellQuote(`${name}: ${value}`));
+    }
+    if (e.requestBody !== undefined) {
+      if (e.requestBody.includes(REDACTED)) lost = true;
+      parts.push('--data-binary', shellQuote(e.requestBody));
+    }
+    // The comment is one line whatever the file holds: a line break in it would make the rest a command.
+    commands.push(
+      sanitize(
+        `# ${e.startedAt} ${e.op ? `${e.op} ` : ''}${e.method} ${e.url} → ${e.status ?? e.error?.message ?? 'no answer'}${lost ? ' (a secret pdesk redacted as *** is left out: put it back by hand)' : ''}`,
+      ),
+      parts.join(' '),
+    );
+  }
+  const variables = [...vars].map(([name, holds]) => ({ name, holds }));
+  const head = variables.length
+    ? ['# Set these variables first (the trace holds no secrets):', ...variables.map((v) => `#   ${v.name}: ${v.holds}`)]
+    : [];
+  return { lines: [...head, ...commands], variables };
+}

@@ -1,0 +1,102 @@
+/** Text helpers of the Chat screen: local times, message rows, word wrap. Server text goes through clean(). */
+import { localTimeText } from '../../../core/dates.js';
+import type { ThreadMessage, ThreadSummary } from '../../../core/threads/index.js';
+import { sanitize } from '../../../core/sanitize.js';
+import type { SortColumn } from '../../components/sort.js';
+import { clean, columns, idWidth, wrap } from '../../format.js';
+
+/** `03-01 10:15` in local time, or the text itself when it is not a date. */
+export function shortTime(iso: string | undefined): string {
+  return clean(localTimeText(iso, 'MM-dd HH:mm'));
+}
+
+/** `03-01 10:15:03` in local time (with the year when it is not this year). */
+export function midTime(iso: string | undefined, now = new Date()): string {
+  const thisYear = iso !== undefined && new Date(iso).getFullYear() === now.getFullYear();
+  return clean(localTimeText(iso, thisYear ? 'MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm:ss'));
+}
+
+export const THREAD_WIDTHS = [14, 6, 6, 4, 11, 0] as const;
+export const THREAD_HEADER = ['THREAD', 'STATE', 'UNREAD', 'MSGS', 'LAST', 'TEXT'] as const;
+
+/** Thread column widths for these threads: the thread id in full when the row has room (the text gives way). */
+export function threadWidths(threads: readonly ThreadSummary[], width: number): number[] {
+  const idW = idWidth(
+    threads.map((t) => clean(t.thread)),
+    14,
+    width,
+    6 + 6 + 4 + 11 + 10 + 2 * 5,
+  );
+  return [idW, ...THREAD_WIDTHS.slice(1)];
+}
+
+export function threadRow(t: ThreadSummary, width: number, widths: readonly number[] = THREAD_WIDTHS): string {
+  return columns(
+    [
+      clean(t.thread),
+      t.status,
+      t.unread ? String(t.unread) : '',
+      String(t.messages),
+      shortTime(t.lastAt ?? t.closedAt),
+      clean(t.lastText ?? (t.status === 'closed' ? '(closed)' : '')),
+    ],
+    widths,
+    width,
+  );
+}
+
+export const THREAD_COLUMNS: readonly SortColumn<ThreadSummary>[] = [
+  { key: 't', name: 'thread', value: (t) => t.thread },
+  { key: 's', name: 'state', value: (t) => t.status },
+  { key: 'u', name: 'unread', value: (t) => t.unread, desc: true },
+  { key: 'm', name: 'messages', value: (t) => t.messages, desc: true },
+  { key: 'l', name: 'last', value: (t) => t.lastAt ?? t.closedAt, desc: true },
+];
+
+export const MESSAGE_COLUMNS: readonly SortColumn<ThreadMessage>[] = [
+  { key: 't', name: 'time', value: (m) => m.sent ?? m.at },
+  { key: 'd', name: 'direction', value: (m) => `${m.via} ${m.op}` },
+  { key: 'f', name: 'from', value: (m) => m.senderDisplay ?? m.sender },
+  { key: 'r', name: 'read', value: (m) => (m.unread ? 0 : m.read ? 2 : 1) },
+];
+
+/** Column widths of a message row; the sender column narrows on small terminals. */
+export const messageWidths = (width: number) => [11, 6, width < 100 ? 21 : 24, 6, 0] as const;
+export const MESSAGE_HEADER = ['TIME', 'DIR', 'FROM', 'READ', 'TEXT'] as const;
+
+/** Who sent a message: its display text, else its reference. */
+export const senderText = (m: ThreadMessage) => clean(m.senderDisplay ?? m.sender);
+
+export function messageRow(m: ThreadMessage, width: number): string {
+  return columns(
+    [
+      shortTime(m.sent ?? m.at),
+      `${m.via === 'received' ? 'in' : 'out'} ${m.op}`,
+      senderText(m),
+      m.unread ? 'unread' : m.read ? 'read' : '',
+      clean(m.text),
+    ],
+    messageWidths(width),
+    width,
+  );
+}
+
+export const headerLine = (names: readonly string[], widths: readonly number[], width: number) => columns([...names], widths, width);
+
+/** The detail lines of a message (cleaned), its text wrapped to the width. */
+export function detailLines(m: ThreadMessage, width: number): string[] {
+  const dir = `${m.op} ${m.via} · ${m.from === 'portal' ? 'portal → practice' : 'practice → portal'}`;
+  const state = m.via === 'received' ? (m.read ? `read (marked ${m.readAt})` : 'unread') : m.read ? `read by them (${m.readAt})` : '';
+  const when = m.sent ? `sent ${midTime(m.sent)}` : `recorded ${midTime(m.at)}`;
+  const extra = [m.topic ? `topic ${m.topic}` : '', m.attachment ? `attachment ${m.attachment.title} (${m.attachment.contentType})` : '']
+    .filter(Boolean)
+    .join(' · ');
+  return [
+    clean([dir, state, when].filter(Boolean).join(' · ')),
+    clean(
+      `From ${m.senderDisplay ? `${m.senderDisplay} (${m.sender})` : m.sender} to ${m.recipientDisplay ? `${m.recipientDisplay} (${m.recipient})` : m.recipient} · subject ${m.subject}`,
+    ),
+    ...(extra ? [clean(extra)] : []),
+    ...wrap(sanitize(m.text, true), Math.max(10, width - 2)).map((l) => `  ${l}`),
+  ];
+}

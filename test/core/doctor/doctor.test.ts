@@ -1,0 +1,268 @@
+/**
+ * pdesk doctor in process: a healthy sandbox profile; an unset secret variable; TLS certificates made with
+ * openssl (valid, expiring within 30 days, expired) on HTTPS stubs, one of which sends a Date header five
+ * minutes ahead; an OAuth2 token that lives 30 s from a key file others can read; an invalid profile; a torn
+ * thread store and a journal with an uncertain row.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { type DoctorReport, runDoctor } from '../../../src/core/doctor/index.js';
+import type { ProfileInput } from '../../../src/profiles/schema.js';
+import { sandboxProfile } from '../../../src/sandbox/profile.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
+import { closeAfterEach, stubServer } from '../../helpers/http.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pdesk-doctor-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const f = (name: string) => join(dir, name);
+const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+
+let sb: Sandbox | undefined;
+afterEach(async () => {
+  await sb?.close();
+  sb = undefined;
+});
+
+const step = (r: DoctorReport, id: string) => {
+  const s = r.results.find((x) => x.id === id);
+  if (!s) throw new Error(`no step ${id}`);
+  return s;
+};
+const texts = (r: DoctorReport, id: string, type?: string) =>
+  step(r, id)
+    .messages.filter((m) => !type || m.type === type)
+    .map((m) => m.text);
+
+function configDir(): string {
+  return mkdtempSync(join(dir, 'config-'));
+}
+
+describe('a healthy profile', () => {
+  test('the sandbox: every step passes or is omitted (plain HTTP, no OAuth2); only GET is sent', async () => {
+    sb = await startSandbox({ port: 0 });
+    const raw = sandboxProfile(sb.url);
+    const seen: string[] = [];
+    const r = await runDoctor({ name: 'sandbox', raw, configDir: configDir(), onResult: (x) => seen.push(x.id) });
+    expect(r.results.map((x) => x.id)).toEqual(seen);
+    expect(r.summary).toEqual({ pass: 12, fail: 0, error: 0, skip: 0, omit: 4 });
+    expect(r.results.filter((x) => x.result === 'omit').map((x) => x.id)).toEqual([
+      'practice-tls',
+      'practice-token',
+      'portal-tls',
+      'portal-token',
+    ]);
+    expect(texts(r, 'practice-roundtrip')).toEqual([expect.stringMatching(/^A2 answered HTTP 200 OK in \d+ ms\.$/)]);
+    expect(texts(r, 'practice-clock')).toEqual(["the server's clock is within 1 s of this machine's."]);
+    expect(texts(r, 'portal-roundtrip')[0]).toMatch(
+      /^the base URL answered HTTP 404 Not Found in \d+ ms \(the portal has no GET operation/,
+    );
+    expect(new Set(sb.received.map((q) => q.method))).toEqual(new Set(['GET']));
+  });
+});
+
+test('an unset secret variable fails the secrets step naming it', async () => {
+  sb = await startSandbox({ port: 0 });
+  delete process.env.PDESK_TEST_DOCTOR_UNSET;
+  const raw = {
+    ...sandboxProfile(sb.url),
+    practice: { baseUrl: `${sb.url}/practice`, auth: { type: 'bearer', tokenEnv: 'PDESK_TEST_DOCTOR_UNSET' } },
+  };
+  const r = await runDoctor({ name: 'sandbox', raw, configDir: configDir() });
+  expect(step(r, 'secrets').result).toBe('fail');
+  expect(texts(r, 'secrets', 'error')).toEqual([
+    'practice system: The environment variable PDESK_TEST_DOCTOR_UNSET (practice bearer token) is not set.',
+  ]);
+  expect(step(r, 'practice-roundtrip').result).toBe('fail');
+  expect(step(r, 'portal-roundtrip').result).toBe('pass');
+});
+
+test('an invalid profile fails the first step and every step that needs it is skipped', async () => {
+  const r = await runDoctor({ name: 'broken', raw: { name: 'broken', namespaces: { portal: 'p' } }, configDir: configDir() });
+  expect(step(r, 'profile').result).toBe('fail');
+  expect(texts(r, 'profile')[0]).toMatch(/^Invalid profile in profile "broken" at \$\.namespaces\.practice/);
+  const skipped = r.results.filter((x) => x.result === 'skip');
+  expect(skipped).toHaveLength(13);
+  expect(skipped.every((x) => x.messages[0]!.text === 'needs a valid profile')).toBe(true);
+  expect(step(r, 'thread-store').result).toBe('pass');
+});
+
+describe('TLS certificates and the clock (HTTPS stubs, openssl-made certificates)', () => {
+  beforeAll(() => {
+    ssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '400',
+      '-subj',
+      '/CN=pdesk doctor test CA',
+    );
+    writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1\n');
+    for (const [name, days] of [
+      ['valid', '365'],
+      ['soon', '10'],
+      ['expired', '-1'],
+    ] as const) {
+      ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=127.0.0.1/O=${name}`);
+      ssl(
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        'ca.pem',
+        '-CAkey',
+        'ca.key',
+        '-CAcreateserial',
+        '-out',
+        `${name}.pem`,
+        '-days',
+        days,
+        '-extfile',
+        'ext',
+      );
+    }
+  });
+
+  /** An HTTPS practice system and portal with the named certificate; its Date header `skewMs` off ours. */
+  async function httpsStub(cert: string, skewMs = 0): Promise<string> {
+    const server = createHttpsServer({ key: readFileSync(f(`${cert}.key`)), cert: readFileSync(f(`${cert}.pem`)) }, (req, res) => {
+      req.resume().on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/fhir+json', date: new Date(Date.now() + skewMs).toUTCString() });
+        res.end('{"resourceType":"Bundle","type":"searchset","entry":[]}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    closeAfterEach({
+      close: () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    });
+    return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  const profile = (url: string): ProfileInput => ({
+    ...sandboxProfile(url),
+    practice: { baseUrl: `${url}/practice`, tls: { caFile: f('ca.pem') } },
+    portal: { baseUrl: `${url}/portal`, tls: { caFile: f('ca.pem') } },
+  });
+
+  test('a valid certificate passes with its subject and days left; a server clock 5 minutes ahead is a warning', async () => {
+    const url = await httpsStub('valid', 300_000);
+    const r = await runDoctor({ name: 'tls', raw: profile(url), configDir: configDir() });
+    expect(step(r, 'practice-tls').result).toBe('pass');
+    expect(texts(r, 'practice-tls')[0]).toMatch(
+      /^certificate of 127\.0\.0\.1:\d+: subject CN=127\.0\.0\.1, O=valid, issuer CN=pdesk doctor test CA, valid until \d{4}-/,
+    );
+    expect(texts(r, 'practice-tls')[1]).toMatch(/^the certificate of 127\.0\.0\.1:\d+ expires in 36[45] days\.$/);
+    expect(texts(r, 'practice-tls', 'warning')).toEqual([]);
+    expect(step(r, 'practice-roundtrip').result).toBe('pass');
+    expect(step(r, 'practice-clock').result).toBe('pass');
+    expect(texts(r, 'practice-clock', 'warning')).toEqual([
+      expect.stringMatching(
+        /^the server's clock is (299|300|301) s ahead of this machine's: date searches shift, and signed tokens \(JWT\)/,
+      ),
+    ]);
+  });
+
+  test('a server clock within a minute is fine', async () => {
+    const url = await httpsStub('valid', -20_000);
+    const r = await runDoctor({ name: 'tls', raw: profile(url), configDir: configDir() });
+    expect(texts(r, 'practice-clock')).toEqual([expect.stringMatching(/^the server's clock is within (19|20|21) s of this machine's\.$/)]);
+  });
+
+  test('a certificate expiring within 30 days is a warning', async () => {
+    const url = await httpsStub('soon');
+    const r = await runDoctor({ name: 'tls', raw: profile(url), configDir: configDir() });
+    expect(step(r, 'practice-tls').result).toBe('pass');
+    expect(texts(r, 'practice-tls', 'warning')).toEqual([
+      expect.stringMatching(/^the certificate of 127\.0\.0\.1:\d+ expires in (9|10) days \(\d{4}-\d{2}-\d{2}\)\.$/),
+    ]);
+  });
+
+  test('an expired certificate fails, and so does the round trip pdesk refuses to make over it', async () => {
+    const url = await httpsStub('expired');
+    const r = await runDoctor({ name: 'tls', raw: profile(url), configDir: configDir() });
+    expect(step(r, 'practice-tls').result).toBe('fail');
+    expect(texts(r, 'practice-tls', 'error')).toEqual([expect.stringMatching(/^the certificate of 127\.0\.0\.1:\d+ expired 1 day ago\.$/)]);
+    expect(step(r, 'practice-roundtrip').result).toBe('fail');
+    expect(step(r, 'practice-clock').result).toBe('skip');
+  });
+
+  test('a certificate from a CA the profile does not name is not trusted', async () => {
+    const url = await httpsStub('valid');
+    const raw = { ...sandboxProfile(url), practice: { baseUrl: `${url}/practice` }, portal: { baseUrl: `${url}/portal` } };
+    const r = await runDoctor({ name: 'tls', raw, configDir: configDir() });
+    expect(texts(r, 'practice-tls', 'error')).toEqual([
+      expect.stringMatching(/is not trusted: UNABLE_TO_VERIFY_LEAF_SIGNATURE \(a private CA goes in the profile as tls\.caFile\)\.$/),
+    ]);
+  });
+});
+
+test('an OAuth2 token is obtained and its short lifetime is a warning; a private key others can read is a warning', async () => {
+  ssl('genrsa', '-out', 'oauth.key', '2048');
+  chmodSync(f('oauth.key'), 0o644);
+  const stub = await stubServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(req.url === '/token' ? '{"access_token":"doctor-token-123456","expires_in":30}' : '{"resourceType":"Bundle","entry":[]}');
+  });
+  const raw = {
+    ...sandboxProfile(stub.url),
+    practice: {
+      baseUrl: `${stub.url}/practice`,
+      auth: { type: 'oauth2-client-credentials', tokenUrl: `${stub.url}/token`, clientId: 'desk', privateKeyFile: f('oauth.key') },
+    },
+  };
+  const r = await runDoctor({ name: 'oauth', raw, configDir: configDir() });
+  expect(step(r, 'practice-token').result).toBe('pass');
+  expect(texts(r, 'practice-token')[0]).toMatch(new RegExp(`^token obtained from ${stub.url}/token in \\d+ ms, valid for (29|30) s\\.$`));
+  expect(texts(r, 'practice-token', 'warning')[0]).toMatch(/^the token lives only (29|30) s/);
+  expect(texts(r, 'secrets', 'warning')).toEqual([
+    `the practice system OAuth2 private key file ${f('oauth.key')} is readable by others (mode 0644): chmod 600 ${f('oauth.key')}.`,
+  ]);
+  expect(step(r, 'portal-token').result).toBe('omit');
+  expect(JSON.stringify(r)).not.toContain('doctor-token-123456');
+});
+
+test('a torn thread store and a journal with an uncertain row are warnings; failed rows are noted', async () => {
+  sb = await startSandbox({ port: 0 });
+  const cfg = configDir();
+  mkdirSync(join(cfg, 'threads'));
+  writeFileSync(join(cfg, 'threads', 'sandbox.ndjson'), 'not a record\n{"v":1,"kind":"mess');
+  mkdirSync(join(cfg, 'journals', 'sandbox'), { recursive: true });
+  const header = {
+    journal: 'pdesk-notifications',
+    version: 1,
+    template: 't1',
+    emailColumn: 'email',
+    csv: '/tmp/x.csv',
+    created: '2026-01-01T00:00:00Z',
+  };
+  const row = (n: number, state: string) =>
+    JSON.stringify({ row: n, hash: '0123456789abcdef', state, ...(state === 'ok' ? { status: 201 } : {}) });
+  const journal = join(cfg, 'journals', 'sandbox', 'x.csv-1.journal.ndjson');
+  writeFileSync(journal, [JSON.stringify(header), row(1, 'sending'), row(2, 'ok'), row(3, 'failed'), ''].join('\n'));
+  const r = await runDoctor({ name: 'sandbox', raw: sandboxProfile(sb.url), configDir: cfg });
+  expect(step(r, 'thread-store').result).toBe('pass');
+  expect(texts(r, 'thread-store', 'warning')).toEqual([
+    expect.stringMatching(/line 1 is not a valid record \(not JSON\); skipped\.$/),
+    expect.stringMatching(/the last line \(2\) is incomplete, a write torn by a crash and never acknowledged; skipped\.$/),
+  ]);
+  expect(texts(r, 'journals', 'warning')).toEqual([
+    `${journal}: 1 rows may have been sent without an answer recorded; check them with the portal, then rerun the send (with --resend-uncertain to send them again).`,
+  ]);
+  expect(texts(r, 'journals', 'info')).toEqual([`${journal}: 1 rows failed; a rerun of the send tries them again.`]);
+  expect(readFileSync(journal, 'utf8').split('\n')).toHaveLength(5); // read only: nothing appended or cut
+});

@@ -1,0 +1,111 @@
+/**
+ * Bulk sends as real processes, for what only a process shows: kill -9 in the middle of a run, Ctrl-C as a real
+ * SIGINT, and a second process refused while another holds the journal (its lock names the pid). The reruns
+ * after them run in-process (test/helpers/run.ts). Everything else about bulk sends is in-process in
+ * test/core/bulk/notifications.test.ts.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { failedRows, journalLines, journalOf, peopleCsv, received, sandbox, send, until } from '../helpers/bulk.js';
+import { BIN, type CliResult } from '../helpers/cli.js';
+import type { Env } from '../helpers/run.js';
+
+/** Run the CLI as a child we can signal. */
+function start(env: Env, args: string[]): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', PDESK_CONFIG_DIR: env.configDir, PDESK_PROFILE: undefined } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d) => (stderr += d));
+  const done = new Promise<CliResult>((resolve) => {
+    child.on('close', (code, signal) =>
+      resolve({
+        code: code ?? (signal === 'SIGKILL' ? 137 : 128),
+        stdout,
+        stderr,
+        json: () => JSON.parse(stdout),
+      }),
+    );
+  });
+  return { child, done };
+}
+
+describe.concurrent('bulk send interrupted (a process)', () => {
+  it('kill -9 mid-run, then reruns: nothing acknowledged is sent twice, and every row is eventually sent', async () => {
+    const env = await sandbox({ latencyMs: 15 });
+    const csv = peopleCsv(400);
+    const run = start(env, send(csv));
+    await until(() => env.sandbox.state.notifications.length >= 60);
+    run.child.kill('SIGKILL');
+    expect((await run.done).code).toBe(137);
+    await new Promise((r) => setTimeout(r, 50)); // requests already sent still land at the server
+
+    const journal = journalOf(env, csv);
+    const acknowledged = new Set(
+      journalLines(journal)
+        .filter((l) => l.state === 'ok')
+        .map((l) => l.row as number),
+    );
+    expect(acknowledged.size).toBeGreaterThan(0);
+
+    const second = await env.run(send(csv));
+    const s2 = second.json();
+    expect(s2.skipped).toBe(acknowledged.size);
+    expect(s2.uncertain).toBeLessThanOrEqual(8); // only requests in flight at the kill
+    expect(second.code).toBe(s2.uncertain > 0 ? 5 : 0);
+    const uncertain = s2.uncertain ? failedRows(s2.failedCsv).map((r) => r.email!) : [];
+    const got = received(env);
+    expect([...got.values()].every((c) => c === 1)).toBe(true); // no duplicates at all
+    for (let i = 1; i <= 400; i++) {
+      const email = `user${i}@example.org`;
+      expect(got.has(email) || uncertain.includes(email)).toBe(true);
+    }
+
+    const third = await env.run(send(csv, '--resend-uncertain'));
+    expect(third.code).toBe(0);
+    const final = received(env);
+    expect(final.size).toBe(400);
+    for (const [email, count] of final) if (count > 1) expect(uncertain).toContain(email); // only what we were told might repeat
+    for (const row of acknowledged) expect(final.get(`user${row}@example.org`)).toBe(1);
+  }, 20_000);
+
+  it('Ctrl-C stops starting rows, lets in-flight ones finish and record, prints the summary and exits 130', async () => {
+    const env = await sandbox({ latencyMs: 15 });
+    const csv = peopleCsv(400);
+    const run = start(env, send(csv));
+    await until(() => env.sandbox.state.notifications.length >= 40);
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(r.code).toBe(130);
+    const s = r.json();
+    expect(s.interrupted).toBe(true);
+    expect(s.sent).toBeLessThan(400);
+    expect(s.uncertain).toBe(0);
+    expect(r.stderr).toContain('interrupted; finishing');
+    expect(r.stderr).toContain('run the same command again');
+    await new Promise((res) => setTimeout(res, 50));
+    expect(env.sandbox.state.notifications).toHaveLength(s.sent); // every request that went out was recorded
+
+    const again = await env.run(send(csv));
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ sent: 400 - s.sent, skipped: s.sent, uncertain: 0 });
+    const got = received(env);
+    expect(got.size).toBe(400);
+    expect([...got.values()].every((c) => c === 1)).toBe(true);
+  }, 20_000);
+
+  it('a second run on the same journal while one is running is refused', async () => {
+    const env = await sandbox({ latencyMs: 20 });
+    const csv = peopleCsv(2000); // 5 s at full speed: still running when the second one starts
+    const run = start(env, send(csv));
+    await until(() => env.sandbox.state.notifications.length >= 5);
+    const r = await env.run(send(csv));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is in use by another pdesk \(pid \d+\)/);
+    run.child.kill('SIGINT');
+    await run.done;
+  }, 20_000);
+});

@@ -1,0 +1,105 @@
+/** ListView: selection, filter, group headings, dim rows, the exact height (src/tui/components/ListView.tsx). */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ListView } from '../../../src/tui/components/ListView.js';
+import { KEY, renderBare } from '../harness.js';
+
+const ITEMS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
+let ui: ReturnType<typeof renderBare> | undefined;
+afterEach(() => ui?.unmount());
+
+describe('ListView', () => {
+  it('moves, opens, filters (Enter keeps it, Esc clears it), reports the selection and keeps its height', async () => {
+    const opened: string[] = [];
+    const selected: Array<string | undefined> = [];
+    ui = renderBare(
+      <ListView<string>
+        items={ITEMS}
+        width={30}
+        height={6}
+        title="Greek"
+        render={(s) => s}
+        itemKey={(s) => s}
+        onOpen={(s) => opened.push(s)}
+        onSelect={(s) => selected.push(s)}
+      />,
+    );
+    await vi.waitFor(() => expect(ui!.frame()).toContain('1/5'));
+    expect(ui.frame().split('\n')).toHaveLength(6);
+    await ui.press('j', 'j', KEY.enter);
+    await vi.waitFor(() => expect(opened).toEqual(['gamma']));
+    expect(selected.at(-1)).toBe('gamma');
+    await ui.press('/', 't', 'a', KEY.enter);
+    await vi.waitFor(() => expect(ui!.frame()).toContain('/2 of 5'));
+    expect(ui.frame()).toContain('beta');
+    expect(ui.frame()).toContain('delta');
+    expect(ui.frame()).not.toContain('gamma');
+    expect(ui.frame().split('\n')).toHaveLength(6);
+    await ui.press(KEY.esc);
+    await vi.waitFor(() => expect(ui!.frame()).toContain('/5'));
+    expect(ui.frame()).not.toContain('/ta');
+    await ui.press(KEY.end);
+    await vi.waitFor(() => expect(ui!.frame()).toContain('5/5'));
+  });
+
+  it('group headings are not rows: the position counts items only', async () => {
+    ui = renderBare(
+      <ListView<string> items={ITEMS} width={30} height={9} title="By length" render={(s) => s} groupOf={(s) => `${s.length} letters`} />,
+    );
+    await vi.waitFor(() => expect(ui!.frame()).toContain('5 letters (2)'));
+    expect(ui.frame()).toContain('4 letters (1)');
+    await ui.press('j');
+    await vi.waitFor(() => expect(ui!.frame()).toContain('2/5'));
+    expect(ui.frame()).toMatch(/> beta/);
+  });
+
+  it('s then a letter sorts by that column (again: reversed); Esc keeps the sort; the title shows the sort and the refresh time', async () => {
+    const at = new Date(2026, 2, 1, 14, 3, 22);
+    ui = renderBare(
+      <ListView<string>
+        items={ITEMS}
+        width={60}
+        height={8}
+        title="Greek"
+        render={(s) => s}
+        itemKey={(s) => s}
+        refreshedAt={at}
+        sort={{
+          columns: [
+            { key: 'n', name: 'name', value: (s) => s },
+            { key: 'l', name: 'length', value: (s) => s.length },
+          ],
+        }}
+      />,
+    );
+    await vi.waitFor(() => expect(ui!.frame()).toContain('14:03:22 · 1/5'));
+    expect(ui.frame()).toMatch(/> alpha/);
+    await ui.press('s');
+    await vi.waitFor(() => expect(ui!.frame()).toContain('sort by: n name  l length'));
+    await ui.press('x'); // no such column: the prompt stays
+    expect(ui.frame()).toContain('sort by:');
+    await ui.press('l');
+    await vi.waitFor(() => expect(ui!.frame()).toContain('length ↑ · 14:03:22'));
+    expect(ui.frame()).not.toContain('sort by:');
+    const order = () =>
+      ui!
+        .frame()
+        .split('\n')
+        .slice(1, 6)
+        .map((l) => l.slice(2).trim());
+    expect(order()).toEqual(['beta', 'alpha', 'gamma', 'delta', 'epsilon']);
+    await ui.press('s', 'l');
+    await vi.waitFor(() => expect(ui!.frame()).toContain('length ↓'));
+    expect(order()).toEqual(['epsilon', 'alpha', 'gamma', 'delta', 'beta']);
+    await ui.press('s', KEY.esc);
+    await vi.waitFor(() => expect(ui!.frame()).not.toContain('sort by:'));
+    expect(ui.frame()).toContain('length ↓');
+  });
+
+  it('draws coloured segments as one row, cut to the width', async () => {
+    ui = renderBare(
+      <ListView<string> items={['one']} width={12} height={2} render={(s) => [{ text: s, color: 'red' }, { text: ' and a long tail' }]} />,
+    );
+    await vi.waitFor(() => expect(ui!.frame()).toContain('one and a'));
+    expect(ui.frame().split('\n')[0]).toBe('> one and a…');
+  });
+});

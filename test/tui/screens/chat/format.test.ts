@@ -1,0 +1,32 @@
+/** Rows and details of the Chat screen (src/tui/screens/chat/format.ts). */
+import { describe, expect, it } from 'vitest';
+import { buildEncounterClose, buildReadMarker } from '../../../../src/core/api/chat.js';
+import { ThreadView, closeRecord, messageRecord, readRecord } from '../../../../src/core/threads/index.js';
+import { detailLines, messageRow, messageWidths, threadRow } from '../../../../src/tui/screens/chat/format.js';
+import { chatMessage } from '../../../helpers/chat.js';
+import { testProfile } from '../../hook-harness.js';
+
+const view = new ThreadView();
+view.apply(
+  messageRecord('C3', 'received', chatMessage('m-1', 'enc-1', 'Your results \u001b[31mare in.', 'PractitionerRole/1001', 'Patient/pat-1')),
+);
+view.apply(readRecord('sent', 'm-1', buildReadMarker(testProfile(), new Date(2026, 2, 1, 10)), 'enc-1'));
+view.apply(closeRecord('received', 'enc-2', buildEncounterClose(testProfile(), 'enc-2')));
+
+describe('chat format', () => {
+  it('a thread row shows state, unread and message counts; a closed thread without messages says so', () => {
+    const [open, closed] = [view.summary('enc-1')!, view.summary('enc-2')!];
+    expect(threadRow(open, 80)).toMatch(/^enc-1\s+open\s+1\s+\d\d-\d\d \d\d:\d\d\s+Your results are in\.$/);
+    expect(threadRow(closed, 80)).toMatch(/^enc-2\s+closed\s+0\s+.*\(closed\)$/);
+  });
+
+  it('a message row and its detail: direction, sender, read state, text cleaned and wrapped', () => {
+    const m = view.messages('enc-1')![0]!;
+    expect(messageWidths(80)[2]).toBe(21);
+    expect(messageWidths(120)[2]).toBe(24);
+    expect(messageRow(m, 80)).toMatch(/in C3\s+PractitionerRole\/1001\s+read\s+Your results are in\./);
+    const lines = detailLines(m, 16);
+    expect(lines[0]).toMatch(/^C3 received · practice → portal · read \(marked/);
+    expect(lines.slice(2)).toEqual(['  Your results', '  are in.']);
+  });
+});
