@@ -3,9 +3,10 @@
  * writes, bulk sends, `check --write`), one NDJSON record per request in `audit/<profile>.ndjson` in the config
  * folder (mode 0600, folder 0700), appended by the client where it sends (src/core/client.ts), so every face is
  * covered. A record is written and fsynced before the call returns to its caller, whatever the outcome: the
- * HTTP status, or the error when there was no answer (network error, time-out, abandoned). Appends share fsyncs
- * (group commit: the bulk journal's writer, src/core/bulk/journal.ts) and go out in one O_APPEND write per
- * group, so several processes (a TUI and a command) can share the file. A crash mid-write leaves a torn last
+ * HTTP status, or the error when there was no answer (network error, time-out, abandoned); a bulk send takes the
+ * durability over (CallOptions.audited) and counts the row once it is on disk. Each record goes out in one O_APPEND
+ * write as soon as it is made (a killed process keeps it), so several processes (a TUI and a command) can share
+ * the file; records share fsyncs (group commit: the bulk journal's writer, src/core/bulk/journal.ts). A crash mid-write leaves a torn last
  * line: readers skip it with a warning (src/core/ndjson.ts), and the next writer ends it first.
  *
  * A record: time (the request's start), operating-system user, profile, environment, operation id, method, URL,

@@ -477,17 +477,17 @@ export class BulkSend {
       this.stop();
     };
 
-    /**
-     * Journal a row's outcome, and count it once both its journal line and its request's audit record are on disk.
-     * The line is written at once (a process killed after the answer leaves the row acknowledged, not
-     * uncertain); the audit record was written before the answer reached the run (AuditLog.record writes at once).
-     */
     /** The durability of a request's audit record; one that cannot be written stops the run. Never rejects. */
     const auditDone = (audited: Promise<void>) =>
       audited.catch((e: unknown) =>
         fail(e instanceof PdeskError ? e : new PdeskError(`Cannot write the audit trail: ${(e as Error).message}`, ExitCode.unexpected)),
       );
 
+    /**
+     * Journal a row's outcome, and count it once both its journal line and its request's audit record are on disk.
+     * The line is written at once (a process killed after the answer leaves the row acknowledged, not
+     * uncertain); the audit record was written before the answer reached the run (AuditLog.record writes at once).
+     */
     const settle = async (row: number, hash: string, fields: string[], o: Outcome, audited?: Promise<void>) => {
       const rec: RowRecord = { row, hash, state: o.state };
       if (o.status !== undefined) rec.status = o.status;
