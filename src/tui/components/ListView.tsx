@@ -120,10 +120,21 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   const [view, setView, viewRef] = useRefState<View>({ sel: -1, top: 0 });
 
-  // Keep the view valid when rows change: same item if possible, else the first item.
+  // Keep the view valid when rows change (sorted, filtered, reloaded): the same item if it is still there, else
+  // the nearest row. `anchor` is the rows the selection was last drawn on: only new rows move it to its item.
   const lastKey = useRef<string | undefined>(undefined);
-  const normalize = (v: View): View => normalizeView(v, rows, visible, cb.current.itemKey, lastKey.current);
-  const normalized = useMemo(() => normalizeView(view, rows, visible, cb.current.itemKey, lastKey.current), [view, rows, visible]);
+  const anchor = useRef<readonly Row<T>[]>(rows);
+  const normalize = (v: View): View => normalizeView(v, rows, visible, cb.current.itemKey, lastKey.current, rows !== anchor.current);
+  const normalized = useMemo(
+    () => normalizeView(view, rows, visible, cb.current.itemKey, lastKey.current, rows !== anchor.current),
+    [view, rows, visible],
+  );
+  // Once drawn on new rows, the view holds where the selection went (the next keys move from there).
+  useLayoutEffect(() => {
+    anchor.current = rows;
+    const v = viewRef.current;
+    if (v.sel !== normalized.sel || v.top !== normalized.top) setView(normalized);
+  }, [rows, normalized]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
   // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once. The parent
@@ -348,8 +359,17 @@ function normalizeView<T>(
   visible: number,
   itemKey: ((item: T) => string) | undefined,
   lastKey: string | undefined,
+  /** The rows changed since the selection was drawn: keep it on its item. */
+  follow = false,
 ): View {
   let sel = v.sel;
+  if (follow && lastKey !== undefined && itemKey) {
+    const at = rows[sel]?.item;
+    if (at === undefined || itemKey(at) !== lastKey) {
+      const found = rows.findIndex((r) => r.item !== undefined && itemKey(r.item) === lastKey);
+      if (found >= 0) sel = found;
+    }
+  }
   if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
     let found = -1;
     if (lastKey !== undefined && itemKey) found = rows.findIndex((r) => r.item !== undefined && itemKey(r.item) === lastKey);
