@@ -134,7 +134,7 @@ export function ListView<T>(p: ListViewProps<T>) {
     anchor.current = rows;
     const v = viewRef.current;
     if (v.sel !== normalized.sel || v.top !== normalized.top) setView(normalized);
-  }, [rows, normalized]);
+  }, [rows, normalized, setView]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
   // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once. The parent
