@@ -132,9 +132,8 @@ export function ListView<T>(p: ListViewProps<T>) {
   // Once drawn on new rows, the view holds where the selection went (the next keys move from there).
   useLayoutEffect(() => {
     anchor.current = rows;
-    const v = viewRef.current;
-    if (v.sel !== normalized.sel || v.top !== normalized.top) setView(normalized);
-  }, [rows, normalized, setView]);
+    if (view.sel !== normalized.sel || view.top !== normalized.top) setView(normalized);
+  }, [rows, view, normalized, setView]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
   // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once. The parent

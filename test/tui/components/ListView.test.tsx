@@ -8,6 +8,23 @@ const ITEMS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 let ui: ReturnType<typeof renderBare> | undefined;
 afterEach(() => ui?.unmount());
 
+/** A list whose items a test replaces (a reload). */
+const host: { set?: (x: string[]) => void } = {};
+function Host() {
+  const [items, setItems] = useState(ITEMS);
+  host.set = setItems;
+  return (
+    <ListView<string>
+      items={items}
+      width={60}
+      height={8}
+      title="Greek"
+      render={(s) => s}
+      itemKey={(s) => s}
+      sort={{ columns: [{ key: 'l', name: 'length', value: (s) => s.length }] }}
+    />
+  );
+}
 describe('ListView', () => {
   it('moves, opens, filters (Enter keeps it, Esc clears it), reports the selection and keeps its height', async () => {
     const opened: string[] = [];
@@ -97,22 +114,6 @@ describe('ListView', () => {
   });
 
   it('the selection stays on its item when the list is sorted or reloaded; the next key moves from there', async () => {
-    const host: { set?: (x: string[]) => void } = {};
-    function Host() {
-      const [items, setItems] = useState(ITEMS);
-      host.set = setItems;
-      return (
-        <ListView<string>
-          items={items}
-          width={60}
-          height={8}
-          title="Greek"
-          render={(s) => s}
-          itemKey={(s) => s}
-          sort={{ columns: [{ key: 'l', name: 'length', value: (s) => s.length }] }}
-        />
-      );
-    }
     ui = renderBare(<Host />);
     await vi.waitFor(() => expect(ui!.frame()).toMatch(/> alpha/));
     await ui.press('j'); // beta
