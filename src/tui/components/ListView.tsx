@@ -151,7 +151,12 @@ export function ListView<T>(p: ListViewProps<T>) {
     const t = Math.max(0, Math.min(rows.length - 1, target(n.sel)));
     let sel = firstSel(t, dir);
     if (sel < 0) sel = firstSel(t, dir === 1 ? -1 : 1);
-    if (sel >= 0) setView(normalize({ sel, top: n.top }));
+    if (sel < 0) return;
+    // The item moved to is the one to keep: rows that change before this is drawn (a background refresh) must
+    // not take the selection back to the row it left.
+    const it = rows[sel]?.item;
+    if (it !== undefined && cb.current.itemKey) lastKey.current = cb.current.itemKey(it);
+    setView(normalize({ sel, top: n.top }));
   };
 
   const listKeys: Binding[] = [

@@ -129,6 +129,13 @@ describe('ListView', () => {
     host.set!(['zeta', ...ITEMS]); // reloaded with one more row
     await vi.waitFor(() => expect(ui!.frame()).toContain('zeta'));
     expect(ui.frame()).toMatch(/> delta/);
+    // A key and a reload drawn together (a background refresh landing right after the key): the key counts.
+    ui.stdin.write('k');
+    host.set!([...ITEMS, 'zeta']);
+    await vi.waitFor(() => expect(ui!.frame()).toMatch(/> gamma/));
+    ui.stdin.write('j');
+    host.set!(['zeta', ...ITEMS]);
+    await vi.waitFor(() => expect(ui!.frame()).toMatch(/> delta/));
     host.set!(ITEMS.filter((x) => x !== 'delta')); // gone: the nearest row
     await vi.waitFor(() => expect(ui!.frame()).not.toContain('delta'));
     expect(ui.frame()).toMatch(/> (gamma|beta)/);
