@@ -216,7 +216,7 @@ function writeFiveProfiles(configDir, sandboxes) {
  * every second: j and k in turn, each timed until the frame shows the selection on the expected row (a frame
  * drawn for a probe's answer does not count). Also: the time to the first frame and to five rows all answered.
  */
-async function systemsKeys(h, profiles, configDir) {
+async function systemsKeys(h, profiles, configDir, refreshS = 1) {
   const parsed = profiles.map((p) => h.Profile.parse(p));
   const entries = parsed.map((p) => ({ name: p.name, profile: p }));
   const t0 = performance.now();
@@ -227,7 +227,7 @@ async function systemsKeys(h, profiles, configDir) {
       initialScreen: 'systems',
       configDir,
       listProfiles: async () => entries,
-      systemsRefreshS: 1,
+      systemsRefreshS: refreshS,
       onQuit: () => undefined,
     }),
   );
@@ -322,6 +322,8 @@ try {
     }
     const sh = await loadHarness(dir, SYSTEMS_HARNESS, 'tui-systems-harness');
     await systemsKeys(sh, profiles, sysDir); // warm-up (JIT)
+    // The same keys on the same screen with no refresh after the first round: what the refreshing costs.
+    const quiet = await systemsKeys(sh, profiles, sysDir, 3600);
     const k5 = await systemsKeys(sh, profiles, sysDir);
     const nodeMs5 = median(sysNode);
     const frameMs5 = median(sysFrames.map((f) => f.ms));
@@ -339,6 +341,8 @@ try {
       keyMax: Math.max(...k5.times),
       keys: k5.times.length,
       whileProbing: k5.whileProbing,
+      quietMedian: median(quiet.times),
+      quietP95: percentile(quiet.times, 95),
     };
   } finally {
     for (const s of sandboxes) s.child.kill('SIGTERM');
@@ -353,6 +357,9 @@ try {
   );
   console.log(
     `key press -> frame while refreshing ${PROFILES} profiles every 1 s (${sys.keys} keys, ${sys.whileProbing} pressed during a probe round)  median ${sys.keyMedian.toFixed(2)} ms  p95 ${sys.keyP95.toFixed(2)} ms  max ${sys.keyMax.toFixed(2)} ms`,
+  );
+  console.log(
+    `the same keys with no refresh running                median ${sys.quietMedian.toFixed(2)} ms  p95 ${sys.quietP95.toFixed(2)} ms; refreshing / quiet: median ${(sys.keyMedian / sys.quietMedian).toFixed(2)}x, p95 ${(sys.keyP95 / sys.quietP95).toFixed(2)}x`,
   );
   console.log(
     `budget while Systems refreshes ${PROFILES} profiles: first frame ${sys.frameRatio.toFixed(2)}x (<= 10x: ${okFrame5 ? 'ok' : 'OVER'}), key press median ${sys.keyMedian.toFixed(2)} ms (< 16 ms: ${okKey5 ? 'ok' : 'OVER'}; p95 ${sys.keyP95.toFixed(2)} ms)`,
@@ -386,6 +393,9 @@ try {
         keyP95Ms: +sys.keyP95.toFixed(2),
         keys: sys.keys,
         keysDuringProbes: sys.whileProbing,
+        quietKeyMedianMs: +sys.quietMedian.toFixed(2),
+        quietKeyP95Ms: +sys.quietP95.toFixed(2),
+        refreshingOverQuietMedian: +(sys.keyMedian / sys.quietMedian).toFixed(2),
       },
     }),
   );
