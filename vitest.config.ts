@@ -10,6 +10,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: 2,
+    // pdesk processes the tests start compile without the V8 code cache (src/cli/boot.ts), so no test depends on
+    // or writes into the user's cache folder; the tests about the cache turn it on with a folder of their own.
+    env: { PDESK_CODE_CACHE: '0' },
     ...(count ? { setupFiles: ['test/helpers/count-assertions.ts'], globalSetup: ['test/helpers/count-assertions-global.ts'] } : {}),
   },
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compare } from './lib.mjs';
+import { budget, compare } from './lib.mjs';
 
 const bin = fileURLToPath(new URL('../bin/pdesk.js', import.meta.url));
 const PROFILES = 5;
@@ -54,10 +54,12 @@ try {
   const one = rows[0].medianMs;
   const five = rows[1].medianMs;
   const ratio = +(five / one).toFixed(2);
-  console.log(
-    `budget: one profile ${one} ms (< 3000 ms: ${one < 3000 ? 'ok' : 'OVER'}), ${PROFILES} profiles ${ratio}x one (< 2x: ${ratio < 2 ? 'ok' : 'OVER'})`,
-  );
-  console.log(JSON.stringify({ name: 'check', rows, budget: { oneMs: { value: one, max: 3000 }, allProfiles: { ratio, max: 2 } } }));
+  const budgets = {
+    oneMs: budget('pdesk check, one profile', one, { max: 3000, unit: ' ms' }),
+    allProfiles: budget(`pdesk check --all-profiles (${PROFILES}) vs one profile`, ratio, { max: 2 }),
+  };
+  for (const b of Object.values(budgets)) console.log(`budget: ${b.text}`);
+  console.log(JSON.stringify({ name: 'check', rows, budget: budgets }));
 } finally {
   for (const s of sandboxes) s.child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

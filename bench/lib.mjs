@@ -1,5 +1,5 @@
-// Shared bench helpers: whole-process timing and statistics. Figures are reported as ratios to `node -e 0`
-// measured in the same run, since single timings vary from machine to machine.
+// Shared bench helpers: whole-process timing, statistics and budgets. Figures are reported as ratios to
+// `node -e 0` measured in the same run, since single timings vary from machine to machine.
 import { spawn } from 'node:child_process';
 
 export function median(xs) {
@@ -39,4 +39,26 @@ export async function compare(cases, { runs = 15, warmup = 2 } = {}) {
     }
   }
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { median: median(v), p95: percentile(v, 95), runs: v.length }]));
+}
+
+/**
+ * A budget: `value` against `limit` (`max`: at most, `min`: at least). Printed with `ok`, or `UNDER` when it is
+ * missed; `npm run bench` (bench/run.mjs) exits non-zero when any budget in a bench's JSON line has `ok: false`.
+ */
+export function budget(label, value, { max, min, unit = 'x' }) {
+  const ok = max !== undefined ? value <= max : value >= min;
+  const bound = max !== undefined ? `<= ${max}${unit}` : `>= ${min}${unit}`;
+  return {
+    label,
+    value,
+    ...(max !== undefined ? { max } : { min }),
+    ok,
+    text: `${label} ${value}${unit} (${bound}: ${ok ? 'ok' : 'UNDER'})`,
+  };
+}
+
+/** Command-line knobs shared by the benches: `--runs n`. */
+export function runsArg(fallback) {
+  const i = process.argv.indexOf('--runs');
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }

@@ -1,4 +1,5 @@
-// `npm run bench`: every benchmark in turn (each prints a final JSON line), then a summary. Never run by `npm test`.
+// `npm run bench`: every benchmark in turn (each prints a final JSON line), then a summary of every budget.
+// Exits non-zero when a benchmark fails or a budget is missed. Never run by `npm test`.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,9 +22,27 @@ for (const b of benches) {
   try {
     results.push(JSON.parse(last));
   } catch {
+    failed = true;
     console.log(`${b}: no JSON summary line`);
   }
 }
+
+/** Every budget of a bench's JSON line: `budget: {name: {ok, …}}` (bench/lib.mjs), and the bulk bench's flags. */
+function budgetsOf(result) {
+  const out = Object.entries(result.budget ?? {})
+    .filter(([, b]) => typeof b?.ok === 'boolean')
+    .map(([k, b]) => ({ name: `${result.name}: ${b.label ?? k}`, ok: b.ok, text: b.text }));
+  if (typeof result.ratioOk === 'boolean')
+    out.push({ name: `${result.name}: rate vs the undici loop`, ok: result.ratioOk, text: `${result.ratio} (>= ${result.ratioTarget})` });
+  if (typeof result.rssOk === 'boolean')
+    out.push({ name: `${result.name}: peak RSS`, ok: result.rssOk, text: `${result.peakRssMb} MB (< ${result.rssTargetMb} MB)` });
+  return out;
+}
+
 console.log('\n== summary');
 console.log(JSON.stringify(results, null, 2));
+console.log('\n== budgets');
+const budgets = results.flatMap(budgetsOf);
+for (const b of budgets) console.log(`${b.ok ? 'ok   ' : 'UNDER'}  ${b.name}: ${b.text ?? ''}`);
+if (budgets.some((b) => !b.ok)) failed = true;
 process.exit(failed ? 1 : 0);

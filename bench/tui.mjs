@@ -1,29 +1,32 @@
-// TUI budget (issue 4): time from start to the first frame of `pdesk tui --sandbox` under a pty (script(1)),
-// as a ratio to `node -e 0` in the same run (target <= 10x), and key press to next frame on the 10,000-slot
-// list in-process (median and p95, target < 16 ms). Then the same two budgets while the Systems screen refreshes
-// FIVE profiles (five `pdesk sandbox` processes answering after --latency): `pdesk tui` opening on Systems with five
-// saved profiles, and key presses on the Systems screen in-process while its probes run (refresh every second).
-// Prints a final JSON line {name: 'tui', ...}.
-// Run after `npm run build` (npm run bench does it). Usage: node bench/tui.mjs [--runs n]
+// TUI budgets (issues 4 and 11): time from start to the first frame of `pdesk tui --sandbox` under a pty
+// (script(1)), as a ratio to `node -e 0` in the same run (target <= 3x; pdesk's code cache in a fresh folder,
+// written by the first, uncounted run), and key press to next frame on the 10,000-slot list in-process (median
+// and p95, target < 16 ms), built with the same dependency patches as dist/. Prints a final JSON line
+// {name: 'tui', ...}. Then the same two budgets while the Systems screen refreshes FIVE profiles (five
+// `pdesk sandbox` processes answering after --latency): `pdesk tui` opening on Systems with five saved profiles,
+// and key presses on the Systems screen in-process while its probes run (refresh every second), beside the same
+// keys with no refresh running. Run after `npm run build` (npm run bench does it). Usage: node bench/tui.mjs [--runs n]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { median, percentile, timeProcess } from './lib.mjs';
+import { inkText } from '../scripts/build-patches.mjs';
+import { budget, median, percentile, runsArg, timeProcess } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/pdesk.js');
-const argRuns = process.argv.indexOf('--runs');
-const RUNS = argRuns > 0 ? Number(process.argv[argRuns + 1]) : 7;
+const RUNS = runsArg(7);
 const HEADER = 'appt API';
 
-/** Environment for a child TUI: no CI markers (Ink draws nothing live under CI), a fresh config folder. */
+/** Environment for a child TUI: no CI markers (Ink draws nothing live under CI), a fresh config and cache folder. */
 function tuiEnv(configDir) {
   const env = {
     ...process.env,
     PDESK_CONFIG_DIR: configDir,
+    PDESK_CACHE_DIR: join(configDir, 'cache'),
+    PDESK_CODE_CACHE: '1',
     TERM: process.env.TERM && process.env.TERM !== 'dumb' ? process.env.TERM : 'xterm-256color',
   };
   for (const k of Object.keys(env)) if (k === 'CI' || k === 'CONTINUOUS_INTEGRATION' || k.startsWith('CI_')) delete env[k];
@@ -108,7 +111,9 @@ async function loadHarness(dir, contents = SLOTS_HARNESS, name = 'tui-keys-harne
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
     // Ink imports the devtools only in development; stub it so the one-file harness has no dangling import.
+    // Ink's text libraries get the patches dist/ gets (scripts/build-patches.mjs), so keys are timed as shipped.
     plugins: [
+      inkText,
       {
         name: 'stub-devtools',
         setup(b) {
@@ -297,11 +302,11 @@ try {
   console.log(
     `key press -> next frame (${k.times.length} keys)  median ${keyMedian.toFixed(2).padStart(6)} ms  p95 ${keyP95.toFixed(2).padStart(6)} ms  max ${Math.max(...k.times).toFixed(2)} ms`,
   );
-  const okFrame = frameRatio <= 10;
-  // The budget is on the median (the issue's "< 16 ms per key press"); p95 is reported beside it.
-  const okKey = keyMedian < 16;
+  // The key budget is on the median (the issue's "< 16 ms per key press"); p95 is reported beside it.
+  const frame = budget('first frame', +frameRatio.toFixed(2), { max: 3 });
+  const key = budget('key press median', +keyMedian.toFixed(2), { max: 16, unit: ' ms' });
   console.log(
-    `budget: first frame ${frameRatio.toFixed(2)}x (<= 10x: ${okFrame ? 'ok' : 'OVER'}), key press median ${keyMedian.toFixed(2)} ms (< 16 ms: ${okKey ? 'ok' : 'OVER'}; p95 ${keyP95.toFixed(2)} ms)${k.sane ? '' : ' (the list did not end on row 1: check the harness)'}`,
+    `budget: ${frame.text}, ${key.text} (p95 ${keyP95.toFixed(2)} ms)${k.sane ? '' : ' (the list did not end on row 1: check the harness)'}`,
   );
   // The Systems screen refreshing five profiles: five sandboxes whose every answer takes SANDBOX_LATENCY_MS.
   const sandboxes = await Promise.all(Array.from({ length: PROFILES }, () => startSandbox()));
@@ -347,8 +352,8 @@ try {
   } finally {
     for (const s of sandboxes) s.child.kill('SIGTERM');
   }
-  const okFrame5 = sys.frameRatio <= 10;
-  const okKey5 = sys.keyMedian < 16;
+  const frame5 = budget(`Systems (${PROFILES} profiles) first frame`, +sys.frameRatio.toFixed(2), { max: 3 });
+  const key5 = budget('key press median while it refreshes', +sys.keyMedian.toFixed(2), { max: 16, unit: ' ms' });
   console.log(
     `pdesk tui, Systems with ${PROFILES} profiles: first frame median ${sys.frameMs.toFixed(1).padStart(7)} ms  ${sys.frameRatio.toFixed(2)}x; five rows listed ${sys.listedMs.toFixed(1)} ms (${sys.listedRatio.toFixed(2)}x)`,
   );
@@ -362,7 +367,7 @@ try {
     `the same keys with no refresh running                median ${sys.quietMedian.toFixed(2)} ms  p95 ${sys.quietP95.toFixed(2)} ms; refreshing / quiet: median ${(sys.keyMedian / sys.quietMedian).toFixed(2)}x, p95 ${(sys.keyP95 / sys.quietP95).toFixed(2)}x`,
   );
   console.log(
-    `budget while Systems refreshes ${PROFILES} profiles: first frame ${sys.frameRatio.toFixed(2)}x (<= 10x: ${okFrame5 ? 'ok' : 'OVER'}), key press median ${sys.keyMedian.toFixed(2)} ms (< 16 ms: ${okKey5 ? 'ok' : 'OVER'}; p95 ${sys.keyP95.toFixed(2)} ms)`,
+    `budget: ${frame5.text}, ${key5.text} (p95 ${sys.keyP95.toFixed(2)} ms; refreshing / quiet ${(sys.keyMedian / sys.quietMedian).toFixed(2)}x)`,
   );
   console.log(
     JSON.stringify({
@@ -375,10 +380,10 @@ try {
       keyP95Ms: +keyP95.toFixed(2),
       keys: k.times.length,
       budget: {
-        firstFrame: { ratio: +frameRatio.toFixed(2), max: 10, ok: okFrame },
-        key: { medianMs: +keyMedian.toFixed(2), p95Ms: +keyP95.toFixed(2), maxMs: 16, ok: okKey },
-        systemsFirstFrame: { ratio: +sys.frameRatio.toFixed(2), max: 10, ok: okFrame5 },
-        systemsKey: { medianMs: +sys.keyMedian.toFixed(2), p95Ms: +sys.keyP95.toFixed(2), maxMs: 16, ok: okKey5 },
+        firstFrame: frame,
+        key: { ...key, p95Ms: +keyP95.toFixed(2) },
+        systemsFirstFrame: frame5,
+        systemsKey: { ...key5, p95Ms: +sys.keyP95.toFixed(2) },
       },
       systems: {
         profiles: PROFILES,

@@ -1,25 +1,24 @@
 #!/usr/bin/env node
 // pdesk entry: runs the esbuild bundle (dist/), built by `npm install` (prepare) or `npm run build`.
-// Subcommands load only the CLI chunk; Ink and React are imported when the TUI starts.
-import { setFlagsFromString } from 'node:v8';
+// dist/boot.cjs picks the build for the command line (src/cli/route.ts, src/cli/boot.ts): one-shot commands run
+// from dist/cli.cjs and the TUI from dist/tui.cjs, each with a V8 code cache; the other long-running commands
+// import dist/main.js, whose split chunks load the sandbox, the receiver and undici only when used. This file
+// is CommonJS (bin/package.json): node then starts without its ES module loader, which a one-shot command never
+// needs.
+const { join } = require('node:path');
 
-// A one-shot command would otherwise wait ~90 ms at exit for V8 to finish optimising undici's WebAssembly
-// HTTP parser in the background (measured: bench/startup.mjs). Its baseline compile
-// is plenty for a handful of requests. Long-running commands (bulk sends, listen, sandbox, the TUI) keep the
-// optimised parser.
-const args = process.argv.slice(2);
-const longRunning = args.length === 0 || args.includes('--csv') || ['tui', 'listen', 'sandbox'].some((c) => args.includes(c));
-if (!longRunning) setFlagsFromString('--liftoff-only');
-
-const entry = new URL('../dist/main.js', import.meta.url);
-let mod;
+const dist = join(__dirname, '..', 'dist');
+let boot;
 try {
-  mod = await import(entry.href);
+  boot = require(join(dist, 'boot.cjs'));
 } catch (e) {
-  if (e && e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes('dist/main.js')) {
+  if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes('boot.cjs')) {
     process.stderr.write('pdesk: the build is missing: run `npm run build` (or `npm install`) in the pdesk folder.\n');
     process.exit(1);
   }
   throw e;
 }
-await mod.run(args);
+boot.main(process.argv.slice(2), dist).catch((e) => {
+  process.stderr.write(`pdesk: unexpected error: ${e?.stack ?? e}\n`);
+  process.exit(1);
+});

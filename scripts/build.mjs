@@ -1,26 +1,151 @@
-// Bundle src/ into dist/ with esbuild: one ESM chunk for the CLI, split chunks for the TUI (Ink, React) and
-// the sandbox, so that scripted subcommands never load Ink/React (DEVELOPERS.md, "Stack notes").
+// Bundle src/ into dist/ with esbuild (DEVELOPERS.md, "Stack notes"); src/cli/route.ts decides which runs a
+// command line. Two CommonJS bundles, each one file that bin/pdesk.js compiles through vm.Script with a V8 code
+// cache (src/cli/boot.ts; Node 20 has no compile cache for ES modules, and compiling was the largest part of
+// every start):
+// - dist/cli.cjs: one-shot commands. The CLI and the core only: the TUI, the sandbox, listen, bulk sends,
+//   undici and conf are stubbed out, since the commands that use them run from the other builds. Its clients
+//   send through node:http (src/cli/oneshot.ts).
+// - dist/tui.cjs: everything, for `pdesk tui` (which runs the sandbox and the receiver in-process too).
+//   Modules load when first used (esbuild wraps what is imported with `await import()`).
+// And the ESM build in split chunks, dist/main.js and dist/chunks/, for the other long-running commands (bulk
+// sends, listen, the sandbox, check, doctor) and profile writes: a process holds only the chunks it loads,
+// where a bundle of everything cost a 100,000-row bulk send ~15 MB more at its peak.
+// - dist/boot.cjs: what bin/pdesk.js requires: picks the build and loads it.
+// - dist/fixed.json: the output of `pdesk --help` and `pdesk --version`, which boot prints without the CLI.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { renameSync, rmSync } from 'node:fs';
+import { inkText, inkWithoutTopLevelAwait, lazyChildProcess, yogaSynchronous } from './build-patches.mjs';
 
-// Build into a fresh folder and swap it in, so a pdesk process running meanwhile never sees a half-written dist/.
-const tmp = `dist.tmp-${process.pid}`;
-await build({
-  entryPoints: { main: 'src/cli/main.ts' },
+const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
+const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
-  splitting: true,
-  outdir: tmp,
-  chunkNames: 'chunks/[name]-[hash]',
+  format: 'cjs',
   define: { 'process.env.NODE_ENV': '"production"' },
-  external: ['react-devtools-core'],
-  banner: { js: "import{createRequire as __pdeskCreateRequire}from'module';const require=__pdeskCreateRequire(import.meta.url);" },
   jsx: 'automatic',
   logLevel: 'warning',
   legalComments: 'none',
+};
+
+/** `await import('node:fs')` in a command: vm.Script has no module loader, so it becomes a require(). */
+const builtinDynamicImports = {
+  name: 'builtin-dynamic-imports',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, namespace: 'builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (a) => ({
+      contents: `module.exports = require(${JSON.stringify(a.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * In dist/cli.cjs, what only the other builds' commands load (the TUI, the sandbox, the receiver, the bulk send,
+ * `pdesk check`'s suite and `pdesk doctor`'s steps, undici, Ink, React, conf): a stub that says so if it is ever
+ * reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it.
+ */
+const NOT_ONE_SHOT = /^(undici|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor)\//;
+const ONE_SHOT_TOO = /\/core\/bulk\/journals?(\.js)?$/;
+const notOneShot = {
+  name: 'not-one-shot',
+  setup(b) {
+    b.onResolve({ filter: NOT_ONE_SHOT }, (a) =>
+      a.importer.includes('node_modules') || ONE_SHOT_TOO.test(a.path) ? undefined : { path: a.path, namespace: 'not-one-shot' },
+    );
+    // Importing the stub is harmless (a static import of it must not break every one-shot command); using
+    // anything from it throws, naming the module and where the routing is decided.
+    b.onLoad({ filter: /.*/, namespace: 'not-one-shot' }, (a) => ({
+      contents: `const message = ${JSON.stringify(`pdesk: ${a.path} is not in the one-shot bundle (dist/cli.cjs); this command line should run from dist/tui.cjs or dist/main.js (src/cli/route.ts).`)};
+module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeof key === 'symbol') return undefined; throw new Error(message); } });`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * esbuild's `__toESM` wraps a CommonJS module for an ES module that imports it, copying every export into a
+ * new object of getters, at every importing module: `node:process` (80 properties) for 20 of Ink's modules,
+ * React (44) for each screen, ~3,000 properties and ~45 M instructions at the TUI's start. Each module is
+ * wrapped once instead (per import style), and the wrapper shared: an ES module namespace is read-only anyway.
+ */
+const TO_ESM = 'var __toESM = (mod, isNodeMode, target) => (';
+function onceEsmWrapper(code) {
+  const at = code.indexOf(TO_ESM);
+  if (at < 0) return code; // no CommonJS module imported from an ES module
+  if (code.indexOf(TO_ESM, at + 1) >= 0) throw new Error('two __toESM helpers in one bundle: update scripts/build.mjs');
+  const cached = `var __toESMOnce = [new WeakMap(), new WeakMap()];
+var __toESM = (mod, isNodeMode) => {
+  if (mod === null || (typeof mod !== "object" && typeof mod !== "function")) return __toESMEach(mod, isNodeMode);
+  const seen = __toESMOnce[isNodeMode ? 1 : 0];
+  let ns = seen.get(mod);
+  if (!ns) seen.set(mod, (ns = __toESMEach(mod, isNodeMode)));
+  return ns;
+};
+var __toESMEach = (mod, isNodeMode, target) => (`;
+  return code.slice(0, at) + cached + code.slice(at + TO_ESM.length);
+}
+
+/** Build one bundle and write it with its first line naming the build, which keys the code cache (V8 itself
+ * only checks the source's length). */
+async function bundle(entry, file, plugins, external = []) {
+  const r = await build({ ...common, entryPoints: [entry], write: false, outfile: file, plugins, external, metafile: true });
+  const code = onceEsmWrapper(r.outputFiles[0].text);
+  const dynamic = Object.values(r.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import' && i.external));
+  if (dynamic.length) throw new Error(`${file} must not import() ${dynamic.map((i) => i.path).join(', ')}: vm.Script has no module loader`);
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  writeFileSync(file, `// pdesk ${version} ${hash}\n${code}`);
+}
+
+// Build into a fresh folder and swap it in, so a pdesk process running meanwhile never sees a half-written dist/.
+const tmp = `dist.tmp-${process.pid}`;
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp);
+await build({ ...common, entryPoints: { boot: 'src/cli/boot.ts' }, outExtension: { '.js': '.cjs' }, outdir: tmp });
+await bundle('src/cli/oneshot.ts', `${tmp}/cli.cjs`, [lazyChildProcess, notOneShot, builtinDynamicImports]);
+await bundle(
+  'src/cli/main.ts',
+  `${tmp}/tui.cjs`,
+  [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, inkText, builtinDynamicImports],
+  // Ink imports the React devtools only with DEV=true, which this build does not support (build-patches.mjs).
+  ['react-devtools-core'],
+);
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts' },
+  format: 'esm',
+  splitting: true,
+  outdir: tmp,
+  chunkNames: 'chunks/[name]-[hash]',
+  external: ['react-devtools-core'],
+  plugins: [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, inkText],
+  banner: { js: "import{createRequire as __pdeskCreateRequire}from'module';const require=__pdeskCreateRequire(import.meta.url);" },
 });
+
+// `pdesk --help` and `pdesk --version` printed by the build itself, for boot to print without loading the CLI
+// (src/cli/boot.ts, fixedOutput): the root help of a plain, non-terminal stdout, as commander prints it.
+const plainEnv = { ...process.env, PDESK_CODE_CACHE: '0' };
+for (const k of ['FORCE_COLOR', 'CLICOLOR_FORCE', 'NO_COLOR', 'COLUMNS']) delete plainEnv[k];
+const printed = (args) => {
+  const boot = JSON.stringify(`${process.cwd()}/${tmp}/boot.cjs`);
+  const r = spawnSync(
+    process.execPath,
+    ['-e', `require(${boot}).main(${JSON.stringify(args)}, ${JSON.stringify(`${process.cwd()}/${tmp}`)})`],
+    {
+      env: plainEnv,
+      encoding: 'utf8',
+    },
+  );
+  if (r.status !== 0 || !r.stdout) throw new Error(`pdesk ${args.join(' ')} failed while building: ${r.stderr}`);
+  return r.stdout;
+};
+writeFileSync(
+  `${tmp}/fixed.json`,
+  JSON.stringify({ help: printed(['--help', '--no-color']), version: printed(['--version', '--no-color']) }),
+);
+
 rmSync(`dist.old-${process.pid}`, { recursive: true, force: true });
 try {
   renameSync('dist', `dist.old-${process.pid}`);

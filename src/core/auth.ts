@@ -2,13 +2,12 @@
  * Authentication per party (decisions.md §11): none, bearer (env, command, stored), basic, and OAuth2 client
  * credentials (client secret or private-key JWT), the token cached until shortly before it expires.
  */
-import { createPrivateKey, createSign, randomUUID } from 'node:crypto';
-import { Agent, request } from 'undici';
 import type { AuthConfig } from '../profiles/schema.js';
 import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
 import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { REDACTED, redact, registerSecret } from './redact.js';
-import { type TlsFiles, tlsConnectOptions } from './transport.js';
+import type { RawResponse, TlsFiles } from './transport.js';
+import { createTransport } from './transport-default.js';
 
 const oauthCache = new Map<string, { token: string; expiresAt: number; scope?: string }>();
 
@@ -17,6 +16,8 @@ function b64url(data: string | Buffer): string {
 }
 
 function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): string {
+  // node:crypto on use: only a private-key JWT needs it, and loading it costs every command ~2 ms.
+  const { createPrivateKey, createSign, randomUUID } = process.getBuiltinModule('node:crypto');
   const key = createPrivateKey(keyPem);
   if (key.asymmetricKeyType !== 'rsa')
     throw new Error(`it holds a${key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key`);
@@ -98,29 +99,29 @@ async function requestToken(auth: OAuthConfig, what: string, tls: TlsFiles | und
   }
   // The party's TLS setting (extra CA, client certificate) applies to its token URL too: a deployment with a
   // private CA usually serves both from it, and a certificate-bound client (RFC 8705) needs its certificate.
-  const dispatcher = tls && (tls.ca || tls.cert) ? new Agent({ connect: tlsConnectOptions(tls) }) : undefined;
-  let res: Awaited<ReturnType<typeof request>>;
-  let text: string;
+  // Through the transport this process chose (a one-shot command then loads no undici), never retried: a POST.
+  const transport = createTransport({ requestMs: 30_000, retriesMax: 0 });
+  let res: RawResponse;
   try {
-    res = await request(auth.tokenUrl, {
+    res = await transport.request({
       method: 'POST',
+      url: auth.tokenUrl,
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
-      signal: AbortSignal.timeout(30_000),
-      ...(dispatcher ? { dispatcher } : {}),
+      tls,
     });
-    text = await res.body.text();
   } catch (e) {
     throw new NetworkError(`Cannot reach the OAuth2 token URL ${auth.tokenUrl}.`, [redact(String((e as Error).message))]);
   } finally {
-    void dispatcher?.close();
+    void transport.close();
   }
-  if (res.statusCode !== 200) {
+  const text = res.text;
+  if (res.status !== 200) {
     // The server's reason (RFC 6749 §5.2 `error`, `error_description`), else an excerpt; redacted, since it may
     // quote what was sent. A 4xx is the profile's credentials (exit 3), a 5xx the token server (exit 5).
     const details = [redact(oauthReason(text)), `token URL: ${auth.tokenUrl}`].filter(Boolean);
-    const message = `The OAuth2 token request for ${what} failed: ${statusLine(res.statusCode)}.`;
-    if (res.statusCode >= 500) throw new PdeskError(message, ExitCode.server, details);
+    const message = `The OAuth2 token request for ${what} failed: ${statusLine(res.status)}.`;
+    if (res.status >= 500) throw new PdeskError(message, ExitCode.server, details);
     throw new ConfigError(message, details);
   }
   let body: { access_token?: string; expires_in?: number; scope?: unknown };

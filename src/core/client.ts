@@ -12,7 +12,8 @@ import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON, OPS } from './ops.js';
 import { baseUrlFor, headersFor, resolveRoute } from './routes.js';
-import { Transport, retryAfterMs, type TlsFiles } from './transport.js';
+import { type Transport, retryAfterMs, type TlsFiles } from './transport.js';
+import { createTransport } from './transport-default.js';
 
 export const USER_AGENT = 'pdesk/0.1';
 export const DEFAULT_LIMIT = 1000;
@@ -152,7 +153,7 @@ export class PdeskClient {
   ) {
     this.transport =
       opts.transport ??
-      new Transport({
+      createTransport({
         connectMs: profile.timeouts?.connectMs,
         requestMs: profile.timeouts?.requestMs,
         retriesMax: profile.retries?.max,

@@ -1,8 +1,17 @@
 /**
  * Dates and times as decisions.md §2 and §12 want them. Command-line dates are the operator's local calendar
  * dates and accept `YYYY-MM-DD`, full ISO 8601, `today`, `tomorrow`, `yesterday` and `+Nd`/`-Nd`/`+Nw`.
+ *
+ * On date-fns, imported function by function (`date-fns/parseISO`, …): the bundle then carries those few modules
+ * and no locale. Formatting is `lightFormat` (numeric tokens, no locale) and `formatISO` for the offset, where
+ * `format` would build the English locale at load (README, "Performance": the measured cost of each choice).
  */
-import { addDays, differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
+import { addDays } from 'date-fns/addDays';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { formatISO } from 'date-fns/formatISO';
+import { isValid } from 'date-fns/isValid';
+import { lightFormat } from 'date-fns/lightFormat';
+import { parseISO } from 'date-fns/parseISO';
 import { FieldError } from './errors.js';
 
 const RELATIVE = /^([+-])(\d{1,4})([dw])$/;
@@ -28,7 +37,7 @@ export function parseWhen(input: string, field: string, now = new Date()): Date 
 
 /** Local calendar date `YYYY-MM-DD`. */
 export function localDay(d: Date): string {
-  return format(d, 'yyyy-MM-dd');
+  return lightFormat(d, 'yyyy-MM-dd');
 }
 
 /** A command-line date as the operator's local calendar date. */
@@ -46,23 +55,25 @@ export function parseInstant(input: string, field: string, now = new Date()): st
 }
 
 /**
- * An instant as the operator's local time for display (`yyyy-MM-dd HH:mm` by default, any date-fns pattern), or
- * the text itself when it is not a date (server text: the caller sanitises before display).
+ * An instant as the operator's local time for display (`yyyy-MM-dd HH:mm` by default; a `lightFormat` pattern:
+ * y M d H m s and 'quoted' text), or the text itself when it is not a date (server text: the caller sanitises
+ * before display).
  */
 export function localTimeText(iso: string | undefined, pattern = 'yyyy-MM-dd HH:mm'): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : format(d, pattern);
+  return Number.isNaN(d.getTime()) ? iso : lightFormat(d, pattern);
 }
 
 /** Local date-time without offset (read marker `valueDateTime`). */
 export function localNoOffset(d: Date): string {
-  return format(d, "yyyy-MM-dd'T'HH:mm:ss");
+  return lightFormat(d, "yyyy-MM-dd'T'HH:mm:ss");
 }
 
 /** ISO 8601 with the local UTC offset (`authoredOn`), `+00:00` rather than `Z` where local time is UTC. */
 export function withOffset(d: Date): string {
-  return format(d, "yyyy-MM-dd'T'HH:mm:ssxxx");
+  // formatISO writes `Z` for a zero offset; date-fns's `xxx` (and pdesk's records) write `+00:00`.
+  return formatISO(d).replace(/Z$/, '+00:00');
 }
 
 export function addDaysToDay(day: string, n: number): string {

@@ -2,7 +2,6 @@
  * Typed errors of pdesk. Every error carries the exit code of cli.md, a one-sentence message and optional
  * detail lines; the CLI prints `message` then `details`, never a stack trace unless --verbose.
  */
-import { STATUS_CODES } from 'node:http';
 import type { OperationOutcome } from './schemas/outcome.js';
 import { renderOutcome } from './outcome.js';
 import { sanitize } from './sanitize.js';
@@ -69,7 +68,8 @@ export class ConfigError extends PdeskError {
 }
 
 export function statusLine(status: number): string {
-  const text = STATUS_CODES[status];
+  // node:http on use: `pdesk --help` and usage errors load these errors too, and need no HTTP.
+  const text = process.getBuiltinModule('node:http').STATUS_CODES[status];
   return text ? `HTTP ${status} ${text}` : `HTTP ${status}`;
 }
 

@@ -1,12 +1,15 @@
 /**
- * HTTP transport on undici `request()`: one keep-alive Pool per origin (and TLS setting), a connect deadline
- * and a whole-request deadline (AbortSignal, since undici's own timers tick coarsely), bounded response size,
- * and retries for idempotent methods only (429/502/503/504 and connection errors, honouring Retry-After up to
- * 10 s). A POST or PATCH is never re-sent: it may have reached the server.
+ * The HTTP transport contract and what every transport shares: a connect deadline and a whole-request deadline
+ * (our own cleared timer), a bounded response size, and retries for idempotent methods only (429/502/503/504 and
+ * connection errors, honouring Retry-After up to 10 s). A POST or PATCH is never re-sent: it may have reached
+ * the server. The retry loop, the deadlines and the error messages live here once; a transport only sends one
+ * attempt (`RetryingTransport.send`).
+ *
+ * Two transports keep this contract: `PoolTransport` (transport-pool.ts, undici keep-alive pools) for
+ * long-running work, and `HttpTransport` (transport-http.ts, node:http/https) for one-shot commands, which
+ * then never load undici. `createTransport` (transport-default.ts) gives the one this process chose.
  */
 import { EventEmitter } from 'node:events';
-import { rootCertificates } from 'node:tls';
-import { Pool } from 'undici';
 import { NetworkError, statusLine } from './errors.js';
 import { redact } from './redact.js';
 
@@ -46,8 +49,27 @@ export interface RawResponse {
   attempts: number;
 }
 
+/** What the core sends requests through (PdeskClient, OAuth2 token requests). */
+export interface Transport {
+  request(req: RawRequest): Promise<RawResponse>;
+  /** Close idle connections; the transport is not used afterwards. */
+  close(): Promise<void>;
+}
+
+/** One attempt's whole answer, before the retry decision. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
+/**
+ * Error codes of a connection that failed or broke. Both transports report with these codes: node's own
+ * (ECONNRESET…) and undici's (UND_ERR_*), which the node:http transport uses too for the cases node has no
+ * code for (a connect time-out, a response over the size bound), so every message and code is the same.
+ */
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -57,6 +79,8 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_CLOSED',
 ]);
+export const CONNECT_TIMEOUT_CODE = 'UND_ERR_CONNECT_TIMEOUT';
+export const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 export const MAX_RETRY_AFTER_MS = 10_000;
 const BASE_BACKOFF_MS = 200;
 
@@ -94,9 +118,9 @@ function describeNetwork(code: string | undefined, e: unknown): string {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return 'host not found';
-    case 'UND_ERR_CONNECT_TIMEOUT':
+    case CONNECT_TIMEOUT_CODE:
       return 'connect time-out';
-    case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
+    case TOO_LARGE_CODE:
       return 'response too large';
     default:
       return redact((e as Error)?.message ?? String(e));
@@ -107,7 +131,7 @@ function describeNetwork(code: string | undefined, e: unknown): string {
  * A request deadline undici takes as its `signal` (an EventEmitter with `aborted`): its listeners cost far
  * less than an AbortController's EventTarget ones (~15 µs a request, measurable at bulk rates).
  */
-class Deadline extends EventEmitter {
+export class Deadline extends EventEmitter {
   aborted = false;
   reason?: unknown;
   private controller?: AbortController;
@@ -124,20 +148,33 @@ class Deadline extends EventEmitter {
   }
 }
 
-/** undici `connect` options for a party's TLS files: the extra CA beside the default roots, the client certificate. */
+/** TLS `connect` options for a party's TLS files: the extra CA beside the default roots, the client certificate. */
 export function tlsConnectOptions(tls: TlsFiles | undefined): { ca?: string[]; cert?: string; key?: string } {
+  // `ca` *replaces* the default roots (DEVELOPERS.md, "Stack notes"), hence the system roots beside it. node:tls
+  // is loaded only when a CA is given (the getter builds the root list on first use).
   return {
-    ...(tls?.ca ? { ca: [...rootCertificates, tls.ca] } : {}),
+    ...(tls?.ca ? { ca: [...tlsRootCertificates(), tls.ca] } : {}),
     ...(tls?.cert ? { cert: tls.cert } : {}),
     ...(tls?.key ? { key: tls.key } : {}),
   };
 }
 
+function tlsRootCertificates(): readonly string[] {
+  return process.getBuiltinModule('node:tls').rootCertificates;
+}
+
+/** The key of a connection setting: an origin and the TLS files its connections use. */
+export function connectionKey(origin: string, tls?: TlsFiles): string {
+  return `${origin}|${tls?.ca ?? ''}|${tls?.cert ?? ''}`;
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export class Transport {
-  private readonly pools = new Map<string, Pool>();
-  readonly opts: Required<Omit<TransportOptions, 'log'>> & Pick<TransportOptions, 'log'>;
+export type ResolvedOptions = Required<Omit<TransportOptions, 'log'>> & Pick<TransportOptions, 'log'>;
+
+/** The retry loop, deadlines and error mapping every transport shares; subclasses send one attempt. */
+export abstract class RetryingTransport implements Transport {
+  readonly opts: ResolvedOptions;
 
   constructor(opts: TransportOptions = {}) {
     this.opts = {
@@ -151,21 +188,13 @@ export class Transport {
     };
   }
 
-  private pool(origin: string, tls?: TlsFiles): Pool {
-    const key = `${origin}|${tls?.ca ?? ''}|${tls?.cert ?? ''}`;
-    let p = this.pools.get(key);
-    if (!p) {
-      p = new Pool(origin, {
-        connections: this.opts.connections,
-        pipelining: 1,
-        keepAliveTimeout: 10_000,
-        maxResponseSize: this.opts.maxResponseBytes,
-        connect: { timeout: this.opts.connectMs, ...tlsConnectOptions(tls) },
-      });
-      this.pools.set(key, p);
-    }
-    return p;
-  }
+  /**
+   * Send one attempt and read the whole answer. Throws on a connection error (with its code), when `deadline`
+   * fires, or when the caller's `req.signal` aborts; `request` words the error.
+   */
+  protected abstract send(url: URL, req: RawRequest, deadline: Deadline): Promise<Answer>;
+
+  abstract close(): Promise<void>;
 
   async request(req: RawRequest): Promise<RawResponse> {
     const url = new URL(req.url);
@@ -177,22 +206,9 @@ export class Transport {
       // requestMs), which grows the heap by tens of MB during a bulk send of thousands of requests a second.
       const deadline = new Deadline();
       const timer = setTimeout(() => deadline.abort(), this.opts.requestMs);
-      const signal = req.signal ? AbortSignal.any([deadline.signal(), req.signal]) : deadline;
-      let status: number;
-      let headers: Record<string, string>;
-      let text: string;
+      let answer: Answer;
       try {
-        const res = await this.pool(url.origin, req.tls).request({
-          path: url.pathname + url.search,
-          method: req.method as 'GET',
-          headers: req.headers,
-          body: req.body,
-          signal,
-        });
-        status = res.statusCode;
-        headers = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        text = await res.body.text();
+        answer = await this.send(url, req, deadline);
       } catch (e) {
         if (req.signal?.aborted) throw new NetworkError('The request was abandoned.', [`${req.method} ${redact(req.url)}`], 'ABORTED', e);
         if (deadline.aborted)
@@ -217,6 +233,7 @@ export class Transport {
       } finally {
         clearTimeout(timer);
       }
+      const { status, headers } = answer;
       if (RETRY_STATUS.has(status) && attempt < max) {
         const after = retryAfterMs(headers['retry-after']);
         if (after === undefined || after <= MAX_RETRY_AFTER_MS) {
@@ -227,12 +244,7 @@ export class Transport {
         }
         this.opts.log?.(`not retrying: Retry-After ${headers['retry-after']} is longer than ${MAX_RETRY_AFTER_MS / 1000} s`);
       }
-      return { status, headers, text, ms: Date.now() - started, attempts: attempt + 1 };
+      return { status, headers, text: answer.text, ms: Date.now() - started, attempts: attempt + 1 };
     }
-  }
-
-  async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].map((p) => p.close().catch(() => undefined)));
-    this.pools.clear();
   }
 }

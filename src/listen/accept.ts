@@ -4,7 +4,7 @@
  * content types, path segments, body validation with the core schemas, and telling C3 from C5.
  */
 import type { IncomingMessage } from 'node:http';
-import type { z } from 'zod';
+import type * as z from '../core/schemas/zod.js';
 import { FHIR_JSON } from '../core/ops.js';
 import { makeOutcome } from '../core/outcome.js';
 import { communicationKind, EncounterClose } from '../core/schemas/chat.js';
@@ -30,7 +30,7 @@ export class Fail extends Error {
 export const badRequest = (diagnostics: string, expression?: string) => new Fail(400, 'invalid', diagnostics, expression);
 
 /** Validate a received body with a core schema; a mismatch is a 400 whose diagnostics and expression name the JSON path. */
-export function validate<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+export function validate<S extends z.core.$ZodType>(schema: S, body: unknown, what: string): z.output<S> {
   const r = checkBody(schema, body);
   if (r.ok) return r.data;
   throw badRequest(`Invalid ${what} at ${r.path}: ${r.message}.`, r.path);

@@ -2,21 +2,21 @@
  * Profile file (cli.md "Profile file", decisions.md §1): strict, so an unknown key is an error naming the key.
  * `PROFILE_SCHEMA_VERSION` versions the stored form (conf has no migrations).
  */
-import { z } from 'zod';
+import * as z from '../core/schemas/zod.js';
 import { OP_IDS, type OpId, pathParams, placeholders } from '../core/ops.js';
 
 export const PROFILE_SCHEMA_VERSION = 1;
 
-const NonEmpty = z.string().min(1);
-const HttpUrl = z
-  .string()
-  .url('expected an absolute URL')
-  .refine((u) => /^https?:\/\//.test(u), 'expected an http:// or https:// URL');
+const NonEmpty = z.string().check(z.minLength(1));
+const HttpUrl = z.string().check(
+  z.url('expected an absolute URL'),
+  z.refine((u) => /^https?:\/\//.test(u), 'expected an http:// or https:// URL'),
+);
 // Names are HTTP tokens and values carry no control characters: otherwise every request of the profile fails
 // later, as if the server could not be reached.
 const Headers = z.record(
-  z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and !#$%&'*+.^_`|~-"),
-  z.string().regex(/^[^\u0000-\u0008\u000a-\u001f\u007f]*$/, 'a header value cannot hold a line break or control character'),
+  z.string().check(z.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and !#$%&'*+.^_`|~-")),
+  z.string().check(z.regex(/^[^\u0000-\u0008\u000a-\u001f\u007f]*$/, 'a header value cannot hold a line break or control character')),
 );
 
 export const AuthConfig = z.discriminatedUnion('type', [
@@ -24,104 +24,115 @@ export const AuthConfig = z.discriminatedUnion('type', [
   z
     .strictObject({
       type: z.literal('bearer'),
-      tokenEnv: NonEmpty.optional(),
-      tokenCommand: NonEmpty.optional(),
-      token: NonEmpty.optional(),
+      tokenEnv: z.optional(NonEmpty),
+      tokenCommand: z.optional(NonEmpty),
+      token: z.optional(NonEmpty),
     })
-    .refine((a) => [a.tokenEnv, a.tokenCommand, a.token].filter(Boolean).length === 1, {
-      message: 'bearer auth takes exactly one of tokenEnv, tokenCommand, token',
-    }),
+    .check(
+      z.refine((a) => [a.tokenEnv, a.tokenCommand, a.token].filter(Boolean).length === 1, {
+        message: 'bearer auth takes exactly one of tokenEnv, tokenCommand, token',
+      }),
+    ),
   z
     .strictObject({
       type: z.literal('basic'),
       username: NonEmpty,
-      passwordEnv: NonEmpty.optional(),
-      password: NonEmpty.optional(),
+      passwordEnv: z.optional(NonEmpty),
+      password: z.optional(NonEmpty),
     })
-    .refine((a) => [a.passwordEnv, a.password].filter(Boolean).length === 1, {
-      message: 'basic auth takes exactly one of passwordEnv, password',
-    }),
+    .check(
+      z.refine((a) => [a.passwordEnv, a.password].filter(Boolean).length === 1, {
+        message: 'basic auth takes exactly one of passwordEnv, password',
+      }),
+    ),
   z
     .strictObject({
       type: z.literal('oauth2-client-credentials'),
       tokenUrl: HttpUrl,
       clientId: NonEmpty,
-      clientSecretEnv: NonEmpty.optional(),
-      privateKeyFile: NonEmpty.optional(),
-      scope: z.string().optional(),
+      clientSecretEnv: z.optional(NonEmpty),
+      privateKeyFile: z.optional(NonEmpty),
+      scope: z.optional(z.string()),
     })
-    .refine((a) => [a.clientSecretEnv, a.privateKeyFile].filter(Boolean).length === 1, {
-      message: 'oauth2-client-credentials takes exactly one of clientSecretEnv, privateKeyFile',
-    }),
+    .check(
+      z.refine((a) => [a.clientSecretEnv, a.privateKeyFile].filter(Boolean).length === 1, {
+        message: 'oauth2-client-credentials takes exactly one of clientSecretEnv, privateKeyFile',
+      }),
+    ),
 ]);
 export type AuthConfig = z.infer<typeof AuthConfig>;
 
-export const TlsConfig = z.strictObject({ caFile: NonEmpty.optional(), certFile: NonEmpty.optional(), keyFile: NonEmpty.optional() });
+export const TlsConfig = z.strictObject({
+  caFile: z.optional(NonEmpty),
+  certFile: z.optional(NonEmpty),
+  keyFile: z.optional(NonEmpty),
+});
 export type TlsConfig = z.infer<typeof TlsConfig>;
 
-const ApiBlock = z.strictObject({ baseUrl: HttpUrl.optional(), headers: Headers.optional() });
+const ApiBlock = z.strictObject({ baseUrl: z.optional(HttpUrl), headers: z.optional(Headers) });
 
-const PartyBase = { baseUrl: HttpUrl, auth: AuthConfig.optional(), tls: TlsConfig.optional(), headers: Headers.optional() };
+const PartyBase = { baseUrl: HttpUrl, auth: z.optional(AuthConfig), tls: z.optional(TlsConfig), headers: z.optional(Headers) };
 
 export const RouteOverride = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
-  path: z.string().startsWith('/', 'a route path starts with /').optional(),
-  contentType: NonEmpty.optional(),
+  method: z.optional(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])),
+  path: z.optional(z.string().check(z.startsWith('/', 'a route path starts with /'))),
+  contentType: z.optional(NonEmpty),
 });
 export type RouteOverride = z.infer<typeof RouteOverride>;
 
 export const Profile = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a profile name is letters, digits, ".", "_" or "-"'),
+  name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a profile name is letters, digits, ".", "_" or "-"')),
   /** A free label; `production` makes writes ask first (cli.md "Live systems"). */
-  environment: z.string().optional(),
+  environment: z.optional(z.string()),
   /** Send GET only: every other request is refused before it is sent (exit 3), by every face. */
-  readOnly: z.boolean().optional(),
-  appointmentApi: z.enum(['2.0.0', '1.0.0']).default('2.0.0'),
-  approvalFlow: z.boolean().default(false),
+  readOnly: z.optional(z.boolean()),
+  appointmentApi: z._default(z.enum(['2.0.0', '1.0.0']), '2.0.0'),
+  approvalFlow: z._default(z.boolean(), false),
   namespaces: z.strictObject({ portal: NonEmpty, practice: NonEmpty }),
   practice: z.strictObject({
     ...PartyBase,
-    appointment: ApiBlock.optional(),
-    chat: ApiBlock.optional(),
-    medication: ApiBlock.optional(),
+    appointment: z.optional(ApiBlock),
+    chat: z.optional(ApiBlock),
+    medication: z.optional(ApiBlock),
   }),
-  portal: z.strictObject({ ...PartyBase, chat: ApiBlock.optional() }),
-  routes: z
-    .partialRecord(z.enum(OP_IDS), RouteOverride)
-    .superRefine((routes, ctx) => {
-      // A placeholder the operation cannot fill would fail every call of it later: name it at import.
-      for (const [op, r] of Object.entries(routes)) {
-        const known = new Set([...pathParams(op as OpId), 'portalNamespace', 'practiceNamespace']);
-        for (const name of placeholders(r?.path ?? ''))
-          if (!known.has(name))
-            ctx.addIssue({
-              code: 'custom',
-              path: [op, 'path'],
-              message: `{${name}} is not a parameter of ${op}; it may use ${[...known].map((k) => `{${k}}`).join(', ')}`,
-            });
-      }
-    })
-    .optional(),
-  timeouts: z
-    .strictObject({ connectMs: z.number().int().positive().optional(), requestMs: z.number().int().positive().optional() })
-    .optional(),
-  retries: z.strictObject({ max: z.number().int().min(0).max(10).optional() }).optional(),
+  portal: z.strictObject({ ...PartyBase, chat: z.optional(ApiBlock) }),
+  routes: z.optional(
+    z.partialRecord(z.enum(OP_IDS), RouteOverride).check(
+      z.superRefine((routes, ctx) => {
+        // A placeholder the operation cannot fill would fail every call of it later: name it at import.
+        for (const [op, r] of Object.entries(routes)) {
+          const known = new Set([...pathParams(op as OpId), 'portalNamespace', 'practiceNamespace']);
+          for (const name of placeholders(r?.path ?? ''))
+            if (!known.has(name))
+              ctx.addIssue({
+                code: 'custom',
+                path: [op, 'path'],
+                message: `{${name}} is not a parameter of ${op}; it may use ${[...known].map((k) => `{${k}}`).join(', ')}`,
+              });
+        }
+      }),
+    ),
+  ),
+  timeouts: z.optional(
+    z.strictObject({
+      connectMs: z.optional(z.number().check(z.int(), z.positive())),
+      requestMs: z.optional(z.number().check(z.int(), z.positive())),
+    }),
+  ),
+  retries: z.optional(z.strictObject({ max: z.optional(z.number().check(z.int(), z.gte(0), z.lte(10))) })),
   /** The write audit trail (`audit/<profile>.ndjson`): `bodies: false` records each write without its body. */
-  audit: z.strictObject({ bodies: z.boolean().optional() }).optional(),
+  audit: z.optional(z.strictObject({ bodies: z.optional(z.boolean()) })),
   /** Bulk sends: `rate`, the most requests per second (`--rate` overrides it). */
-  bulk: z.strictObject({ rate: z.number().positive().max(100_000).optional() }).optional(),
+  bulk: z.optional(z.strictObject({ rate: z.optional(z.number().check(z.positive(), z.lte(100_000))) })),
   /** Defaults for `pdesk check` (cli.md "Live systems"): the options of the same names override them. */
-  check: z
-    .strictObject({
-      serviceCategory: z
-        .string()
-        .regex(/^[^|]+\|[^|]+$/, 'expected <system>|<code>')
-        .optional(),
-      patient: NonEmpty.optional(),
-      encounter: NonEmpty.optional(),
-      email: z.string().email('expected an email address').optional(),
-    })
-    .optional(),
+  check: z.optional(
+    z.strictObject({
+      serviceCategory: z.optional(z.string().check(z.regex(/^[^|]+\|[^|]+$/, 'expected <system>|<code>'))),
+      patient: z.optional(NonEmpty),
+      encounter: z.optional(NonEmpty),
+      email: z.optional(z.email('expected an email address')),
+    }),
+  ),
 });
 export type Profile = z.infer<typeof Profile>;
 export type ProfileInput = z.input<typeof Profile>;

@@ -6,9 +6,12 @@ import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DryRunStop, MAX_EMPTY_PAGES, PdeskClient, type RequestDescription, readPages } from '../../src/core/client.js';
 import { ContractError, ExitCode, HttpError } from '../../src/core/errors.js';
+import { setDefaultTransport } from '../../src/core/transport-default.js';
+import { HttpTransport } from '../../src/core/transport-http.js';
+import { PoolTransport } from '../../src/core/transport-pool.js';
 import { validateProfile } from '../../src/profiles/store.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
 
@@ -118,7 +121,11 @@ describe('TLS files (private CA, client certificate)', () => {
   const f = (name: string) => join(dir, name);
   const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
 
-  it('apply to the API calls and to the OAuth2 token URL of the party', async () => {
+  let made = false;
+  /** A private CA, a server certificate for 127.0.0.1 and a client certificate ("desk"), made once. */
+  function certificates() {
+    if (made) return;
+    made = true;
     ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=pdesk test CA');
     writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1\n');
     for (const [name, cn] of [
@@ -144,6 +151,13 @@ describe('TLS files (private CA, client certificate)', () => {
         'ext',
       );
     }
+  }
+
+  // Both transports: the undici pool (long-running work) and node:https (one-shot commands), token URL included.
+  it.each(['pool', 'http'] as const)('apply to the API calls and to the OAuth2 token URL of the party (%s transport)', async (kind) => {
+    certificates();
+    setDefaultTransport(kind);
+    onTestFinished(() => setDefaultTransport('pool'));
     const seen: string[] = [];
     const server = createHttpsServer(
       {
@@ -176,7 +190,9 @@ describe('TLS files (private CA, client certificate)', () => {
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const tls = { caFile: f('ca.pem'), certFile: f('client.pem'), keyFile: f('client.key') };
     process.env.PDESK_TEST_TLS_SECRET = 'client-secret-tls';
-    await client(url, { tls }).call('A2');
+    const plain = client(url, { tls });
+    expect(plain.transport).toBeInstanceOf(kind === 'http' ? HttpTransport : PoolTransport);
+    await plain.call('A2');
     await client(url, {
       tls,
       auth: { type: 'oauth2-client-credentials', tokenUrl: `${url}/token`, clientId: 'desk', clientSecretEnv: 'PDESK_TEST_TLS_SECRET' },

@@ -1,22 +1,23 @@
 /**
- * Transport (src/core/transport.ts) over real HTTP to a tiny node:http server on port 0: retries of idempotent
- * methods only, Retry-After, connection errors, resets mid-body, time-outs, size bound. Waits are recorded by an
- * injected sleep, so the tests do not actually wait.
+ * The transports (src/core/transport*.ts) over real HTTP to a tiny node:http server on port 0: retries of
+ * idempotent methods only, Retry-After, connection errors, resets mid-body, time-outs, size bound. Every
+ * behaviour is proven for both transports: the undici pool (long-running work) and node:http (one-shot
+ * commands). Waits are recorded by an injected sleep, so the tests do not actually wait.
  */
 import type { ServerResponse } from 'node:http';
+import { type AddressInfo, type Socket, createServer as createNetServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, NetworkError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';
-import { MAX_RETRY_AFTER_MS, Transport, isIdempotent, retryAfterMs } from '../../src/core/transport.js';
+import { MAX_RETRY_AFTER_MS, type TransportOptions, isIdempotent, retryAfterMs } from '../../src/core/transport.js';
+import { HttpTransport } from '../../src/core/transport-http.js';
+import { PoolTransport } from '../../src/core/transport-pool.js';
 import { type StubHandler, closeAfterEach, stubServer } from '../helpers/http.js';
 
-function transport(o: ConstructorParameters<typeof Transport>[0] = {}) {
-  const waits: number[] = [];
-  const log: string[] = [];
-  const t = new Transport({ sleep: async (ms) => void waits.push(ms), log: (l) => log.push(l), ...o });
-  closeAfterEach(t);
-  return { t, waits, log };
-}
+const TRANSPORTS = [
+  ['undici pool', PoolTransport],
+  ['node:http', HttpTransport],
+] as const;
 
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/fhir+json', ...headers });
@@ -58,172 +59,227 @@ describe('isIdempotent', () => {
   });
 });
 
-describe('retries on status', () => {
-  it('a GET is retried on 503 with backoff and succeeds', async () => {
-    const s = await stubServer((_q, res, { n }) => (n < 3 ? json(res, 503, {}) : json(res, 200, { ok: 1 })));
-    const { t, waits, log } = transport();
-    const r = await t.request({ method: 'GET', url: `${s.url}/Slot`, headers: {} });
-    expect(r.status).toBe(200);
-    expect(r.attempts).toBe(3);
-    expect(JSON.parse(r.text)).toEqual({ ok: 1 });
-    expect(waits).toEqual([200, 400]);
-    expect(log).toEqual(['retry 1/2 in 200 ms: HTTP 503 Service Unavailable', 'retry 2/2 in 400 ms: HTTP 503 Service Unavailable']);
-    expect(s.received).toHaveLength(3);
-  });
+describe.each(TRANSPORTS)('%s', (_name, Impl) => {
+  function transport(o: TransportOptions = {}) {
+    const waits: number[] = [];
+    const log: string[] = [];
+    const t = new Impl({ sleep: async (ms) => void waits.push(ms), log: (l) => log.push(l), ...o });
+    closeAfterEach(t);
+    return { t, waits, log };
+  }
 
-  it('honours a Retry-After up to 10 s (429, 502, 504 too)', async () => {
-    const statuses = [429, 502, 504];
-    const s = await stubServer((_q, res, { n }) =>
-      n <= 3 ? json(res, statuses[n - 1]!, {}, { 'retry-after': String(n * 3) }) : json(res, 200, {}),
-    );
-    const { t, waits } = transport({ retriesMax: 3 });
-    const r = await t.request({ method: 'GET', url: s.url, headers: {} });
-    expect(r.status).toBe(200);
-    expect(waits).toEqual([3000, 6000, 9000]);
-  });
-
-  it('a Retry-After longer than 10 s is not waited for: the 503 is returned at once', async () => {
-    const s = await stubServer((_q, res) => json(res, 503, { resourceType: 'OperationOutcome', issue: [] }, { 'retry-after': '120' }));
-    const { t, waits, log } = transport();
-    const r = await t.request({ method: 'GET', url: s.url, headers: {} });
-    expect(r.status).toBe(503);
-    expect(r.attempts).toBe(1);
-    expect(waits).toEqual([]);
-    expect(log.join('\n')).toContain('not retrying: Retry-After 120 is longer than 10 s');
-    expect(MAX_RETRY_AFTER_MS).toBe(10_000);
-  });
-
-  it('gives up after retries.max and returns the last answer', async () => {
-    const s = await stubServer((_q, res) => json(res, 503, {}));
-    const { t } = transport({ retriesMax: 1 });
-    const r = await t.request({ method: 'GET', url: s.url, headers: {} });
-    expect([r.status, r.attempts, s.received.length]).toEqual([503, 2, 2]);
-  });
-
-  it.each(['POST', 'PATCH'])('a %s is never re-sent on 503', async (method) => {
-    const s = await stubServer((_q, res) => json(res, 503, {}));
-    const { t, waits } = transport();
-    const r = await t.request({ method, url: s.url, headers: { 'content-type': 'application/fhir+json' }, body: '{"a":1}' });
-    expect(r.status).toBe(503);
-    expect(s.received).toHaveLength(1);
-    expect(s.received[0]!.body).toBe('{"a":1}');
-    expect(waits).toEqual([]);
-  });
-
-  it('a PUT is idempotent and retried; 500 and 4xx are not retried', async () => {
-    const s = await stubServer((_q, res, { n }) => json(res, n === 1 ? 503 : n === 2 ? 500 : 404, {}));
-    const { t } = transport();
-    expect((await t.request({ method: 'PUT', url: s.url, headers: {}, body: '{}' })).status).toBe(500);
-    expect(s.received).toHaveLength(2);
-    expect((await t.request({ method: 'GET', url: s.url, headers: {} })).status).toBe(404);
-    expect(s.received).toHaveLength(3);
-  });
-});
-
-describe('connection errors', () => {
-  it('connection refused names the origin; a GET is retried first', async () => {
-    const s = await stubServer(() => undefined);
-    await s.close();
-    const { t, waits } = transport();
-    const e = await networkError(t.request({ method: 'GET', url: `${s.url}/Slot`, headers: {} }));
-    expect(e.message).toBe(`Cannot reach ${s.url} (connection refused).`);
-    expect(e.code).toBe('ECONNREFUSED');
-    expect(waits).toEqual([200, 400]);
-  });
-
-  it('a connection reset before the answer: a GET is retried and succeeds', async () => {
-    const s = await stubServer((req, res, { n }) => (n === 1 ? req.socket.destroy() : json(res, 200, { ok: true })));
-    const { t } = transport();
-    const r = await t.request({ method: 'GET', url: s.url, headers: {} });
-    expect([r.status, r.attempts, s.received.length]).toEqual([200, 2, 2]);
-  });
-
-  it('a connection reset: a POST is not re-sent, and the error says it may have arrived', async () => {
-    const s = await stubServer((req) => req.socket.destroy());
-    const { t, waits } = transport();
-    const e = await networkError(t.request({ method: 'POST', url: s.url, headers: {}, body: '{}' }));
-    expect(e.message).toMatch(/^Cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection reset\)\.$/);
-    expect(e.details.join('\n')).toContain('may have reached the server');
-    expect(s.received).toHaveLength(1);
-    expect(waits).toEqual([]);
-  });
-
-  it('a reset in the middle of the body: GET retried, POST reported once', async () => {
-    const midBody: StubHandler = (_q, res) => {
-      res.writeHead(200, { 'content-type': 'application/fhir+json', 'content-length': '1000' });
-      res.write('{"resourceType":"Bundle","entry":[');
-      setTimeout(() => res.socket?.destroy(), 5);
-    };
-    const s = await stubServer((q, res, info) => (info.n === 1 ? midBody(q, res, info) : json(res, 200, { done: true })));
-    const { t } = transport();
-    const r = await t.request({ method: 'GET', url: s.url, headers: {} });
-    expect(JSON.parse(r.text)).toEqual({ done: true });
-    expect(r.attempts).toBe(2);
-
-    const p = await stubServer(midBody);
-    const e = await networkError(t.request({ method: 'POST', url: p.url, headers: {}, body: '{}' }));
-    expect(e.message).toContain('connection reset');
-    expect(e.details.join('\n')).toContain('may have reached the server');
-    expect(p.received).toHaveLength(1);
-  });
-});
-
-describe('deadlines and bounds', () => {
-  it('no answer within requestMs is a time-out naming the origin (not retried)', async () => {
-    const s = await stubServer(() => undefined); // never answers
-    const { t, waits } = transport({ requestMs: 150 });
-    const started = Date.now();
-    const e = await networkError(t.request({ method: 'GET', url: `${s.url}/x`, headers: {} }));
-    expect(e.message).toBe(`No answer from ${s.url} within 150 ms.`);
-    expect(e.code).toBe('TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(waits).toEqual([]);
-    expect(s.received).toHaveLength(1);
-  });
-
-  it('a secret in the URL of a request that timed out or was abandoned is redacted in the error', async () => {
-    registerSecret('url-secret-5150');
-    const s = await stubServer(() => undefined);
-    const { t } = transport({ requestMs: 100 });
-    const timedOut = await networkError(t.request({ method: 'GET', url: `${s.url}/x?key=url-secret-5150`, headers: {} }));
-    expect(timedOut.details).toEqual([`GET ${s.url}/x?key=***`]);
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 30);
-    const abandoned = await networkError(
-      t.request({ method: 'GET', url: `${s.url}/y?key=url-secret-5150`, headers: {}, signal: ac.signal }),
-    );
-    expect(abandoned.details).toEqual([`GET ${s.url}/y?key=***`]);
-  });
-
-  it("the caller's abort signal abandons the request", async () => {
-    const s = await stubServer(() => undefined);
-    const { t } = transport();
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
-    const e = await networkError(t.request({ method: 'GET', url: s.url, headers: {}, signal: ac.signal }));
-    expect(e.message).toBe('The request was abandoned.');
-  });
-
-  it('a response larger than maxResponseBytes is refused', async () => {
-    const s = await stubServer((_q, res) => json(res, 200, { big: 'x'.repeat(10_000) }));
-    const { t } = transport({ maxResponseBytes: 1000, retriesMax: 0 });
-    const e = await networkError(t.request({ method: 'GET', url: s.url, headers: {} }));
-    expect(e.message).toContain('response too large');
-  });
-
-  it('sends method, path with query, headers and body as given', async () => {
-    const s = await stubServer((req, res) => json(res, 201, { got: req.headers['x-test'], ct: req.headers['content-type'] }));
-    const { t } = transport();
-    const r = await t.request({
-      method: 'POST',
-      url: `${s.url}/a/b%2Fc?x=1%7C2`,
-      headers: { 'x-test': 'yes', 'content-type': 'application/fhir+json' },
-      body: '{"k":1}',
+  describe('retries on status', () => {
+    it('a GET is retried on 503 with backoff and succeeds', async () => {
+      const s = await stubServer((_q, res, { n }) => (n < 3 ? json(res, 503, {}) : json(res, 200, { ok: 1 })));
+      const { t, waits, log } = transport();
+      const r = await t.request({ method: 'GET', url: `${s.url}/Slot`, headers: {} });
+      expect(r.status).toBe(200);
+      expect(r.attempts).toBe(3);
+      expect(JSON.parse(r.text)).toEqual({ ok: 1 });
+      expect(waits).toEqual([200, 400]);
+      expect(log).toEqual(['retry 1/2 in 200 ms: HTTP 503 Service Unavailable', 'retry 2/2 in 400 ms: HTTP 503 Service Unavailable']);
+      expect(s.received).toHaveLength(3);
     });
-    expect(r.status).toBe(201);
-    expect(JSON.parse(r.text)).toEqual({ got: 'yes', ct: 'application/fhir+json' });
-    const { headers, ...request } = s.received[0]!;
-    expect(request).toEqual({ method: 'POST', url: '/a/b%2Fc?x=1%7C2', body: '{"k":1}' });
-    expect(headers['x-test']).toBe('yes');
+
+    it('honours a Retry-After up to 10 s (429, 502, 504 too)', async () => {
+      const statuses = [429, 502, 504];
+      const s = await stubServer((_q, res, { n }) =>
+        n <= 3 ? json(res, statuses[n - 1]!, {}, { 'retry-after': String(n * 3) }) : json(res, 200, {}),
+      );
+      const { t, waits } = transport({ retriesMax: 3 });
+      const r = await t.request({ method: 'GET', url: s.url, headers: {} });
+      expect(r.status).toBe(200);
+      expect(waits).toEqual([3000, 6000, 9000]);
+    });
+
+    it('a Retry-After longer than 10 s is not waited for: the 503 is returned at once', async () => {
+      const s = await stubServer((_q, res) => json(res, 503, { resourceType: 'OperationOutcome', issue: [] }, { 'retry-after': '120' }));
+      const { t, waits, log } = transport();
+      const r = await t.request({ method: 'GET', url: s.url, headers: {} });
+      expect(r.status).toBe(503);
+      expect(r.attempts).toBe(1);
+      expect(waits).toEqual([]);
+      expect(log.join('\n')).toContain('not retrying: Retry-After 120 is longer than 10 s');
+      expect(MAX_RETRY_AFTER_MS).toBe(10_000);
+    });
+
+    it('gives up after retries.max and returns the last answer', async () => {
+      const s = await stubServer((_q, res) => json(res, 503, {}));
+      const { t } = transport({ retriesMax: 1 });
+      const r = await t.request({ method: 'GET', url: s.url, headers: {} });
+      expect([r.status, r.attempts, s.received.length]).toEqual([503, 2, 2]);
+    });
+
+    it.each(['POST', 'PATCH'])('a %s is never re-sent on 503', async (method) => {
+      const s = await stubServer((_q, res) => json(res, 503, {}));
+      const { t, waits } = transport();
+      const r = await t.request({ method, url: s.url, headers: { 'content-type': 'application/fhir+json' }, body: '{"a":1}' });
+      expect(r.status).toBe(503);
+      expect(s.received).toHaveLength(1);
+      expect(s.received[0]!.body).toBe('{"a":1}');
+      expect(waits).toEqual([]);
+    });
+
+    it('a PUT is idempotent and retried; 500 and 4xx are not retried', async () => {
+      const s = await stubServer((_q, res, { n }) => json(res, n === 1 ? 503 : n === 2 ? 500 : 404, {}));
+      const { t } = transport();
+      expect((await t.request({ method: 'PUT', url: s.url, headers: {}, body: '{}' })).status).toBe(500);
+      expect(s.received).toHaveLength(2);
+      expect((await t.request({ method: 'GET', url: s.url, headers: {} })).status).toBe(404);
+      expect(s.received).toHaveLength(3);
+    });
+  });
+
+  describe('connection errors', () => {
+    it('connection refused names the origin; a GET is retried first', async () => {
+      const s = await stubServer(() => undefined);
+      await s.close();
+      const { t, waits } = transport();
+      const e = await networkError(t.request({ method: 'GET', url: `${s.url}/Slot`, headers: {} }));
+      expect(e.message).toBe(`Cannot reach ${s.url} (connection refused).`);
+      expect(e.code).toBe('ECONNREFUSED');
+      expect(waits).toEqual([200, 400]);
+    });
+
+    it('a connection reset before the answer: a GET is retried and succeeds', async () => {
+      const s = await stubServer((req, res, { n }) => (n === 1 ? req.socket.destroy() : json(res, 200, { ok: true })));
+      const { t } = transport();
+      const r = await t.request({ method: 'GET', url: s.url, headers: {} });
+      expect([r.status, r.attempts, s.received.length]).toEqual([200, 2, 2]);
+    });
+
+    it('a connection reset: a POST is not re-sent, and the error says it may have arrived', async () => {
+      const s = await stubServer((req) => req.socket.destroy());
+      const { t, waits } = transport();
+      const e = await networkError(t.request({ method: 'POST', url: s.url, headers: {}, body: '{}' }));
+      expect(e.message).toMatch(/^Cannot reach http:\/\/127\.0\.0\.1:\d+ \(connection reset\)\.$/);
+      expect(e.details.join('\n')).toContain('may have reached the server');
+      expect(s.received).toHaveLength(1);
+      expect(waits).toEqual([]);
+    });
+
+    it('a reset in the middle of the body: GET retried, POST reported once', async () => {
+      const midBody: StubHandler = (_q, res) => {
+        res.writeHead(200, { 'content-type': 'application/fhir+json', 'content-length': '1000' });
+        res.write('{"resourceType":"Bundle","entry":[');
+        setTimeout(() => res.socket?.destroy(), 5);
+      };
+      const s = await stubServer((q, res, info) => (info.n === 1 ? midBody(q, res, info) : json(res, 200, { done: true })));
+      const { t } = transport();
+      const r = await t.request({ method: 'GET', url: s.url, headers: {} });
+      expect(JSON.parse(r.text)).toEqual({ done: true });
+      expect(r.attempts).toBe(2);
+
+      const p = await stubServer(midBody);
+      const e = await networkError(t.request({ method: 'POST', url: p.url, headers: {}, body: '{}' }));
+      expect(e.message).toContain('connection reset');
+      expect(e.details.join('\n')).toContain('may have reached the server');
+      expect(p.received).toHaveLength(1);
+    });
+  });
+
+  describe('deadlines and bounds', () => {
+    it('no answer within requestMs is a time-out naming the origin (not retried)', async () => {
+      const s = await stubServer(() => undefined); // never answers
+      const { t, waits } = transport({ requestMs: 150 });
+      const started = Date.now();
+      const e = await networkError(t.request({ method: 'GET', url: `${s.url}/x`, headers: {} }));
+      expect(e.message).toBe(`No answer from ${s.url} within 150 ms.`);
+      expect(e.code).toBe('TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(waits).toEqual([]);
+      expect(s.received).toHaveLength(1);
+    });
+
+    it('a secret in the URL of a request that timed out or was abandoned is redacted in the error', async () => {
+      registerSecret('url-secret-5150');
+      const s = await stubServer(() => undefined);
+      const { t } = transport({ requestMs: 100 });
+      const timedOut = await networkError(t.request({ method: 'GET', url: `${s.url}/x?key=url-secret-5150`, headers: {} }));
+      expect(timedOut.details).toEqual([`GET ${s.url}/x?key=***`]);
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 30);
+      const abandoned = await networkError(
+        t.request({ method: 'GET', url: `${s.url}/y?key=url-secret-5150`, headers: {}, signal: ac.signal }),
+      );
+      expect(abandoned.details).toEqual([`GET ${s.url}/y?key=***`]);
+    });
+
+    it("the caller's abort signal abandons the request", async () => {
+      const s = await stubServer(() => undefined);
+      const { t } = transport();
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 50);
+      const e = await networkError(t.request({ method: 'GET', url: s.url, headers: {}, signal: ac.signal }));
+      expect(e.message).toBe('The request was abandoned.');
+    });
+
+    it('a response larger than maxResponseBytes is refused, announced or chunked (not retried)', async () => {
+      const s = await stubServer((_q, res, { n }) => {
+        if (n === 1) return json(res, 200, { big: 'x'.repeat(10_000) });
+        res.writeHead(200, { 'content-type': 'application/fhir+json' }); // chunked: no content-length
+        for (let i = 0; i < 10; i++) res.write('x'.repeat(500));
+        res.end();
+      });
+      const { t } = transport({ maxResponseBytes: 1000 });
+      for (const n of [1, 2]) {
+        const e = await networkError(t.request({ method: 'GET', url: s.url, headers: {} }));
+        expect(e.message).toBe(`Cannot reach ${s.url} (response too large).`);
+        expect(e.code).toBe('UND_ERR_RES_EXCEEDED_MAX_SIZE');
+        expect(s.received).toHaveLength(n);
+      }
+    });
+
+    it('no connection within connectMs (a TLS handshake that never ends) is a connect time-out, retried for a GET', async () => {
+      const sockets: Socket[] = [];
+      const silent = createNetServer((sock) => void sockets.push(sock)); // accepts, never answers the handshake
+      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+      closeAfterEach({
+        close: () =>
+          new Promise<void>((r) => {
+            for (const sock of sockets) sock.destroy();
+            silent.close(() => r());
+          }),
+      });
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const { t, waits } = transport({ connectMs: 100 });
+      const e = await networkError(t.request({ method: 'GET', url: `${url}/Slot`, headers: {} }));
+      expect(e.message).toBe(`Cannot reach ${url} (connect time-out).`);
+      expect(e.code).toBe('UND_ERR_CONNECT_TIMEOUT');
+      expect(waits).toEqual([200, 400]);
+      expect(sockets).toHaveLength(3);
+    });
+
+    it('reads an answer as undici does: header names in lower case, repeated headers joined, a byte order mark skipped', async () => {
+      const s = await stubServer((_q, res) => {
+        res.writeHead(200, [
+          ['Content-Type', 'application/fhir+json'],
+          ['X-Seen', 'a'],
+          ['x-seen', 'b'],
+        ]);
+        res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"Müller"}')]));
+      });
+      const { t } = transport();
+      const r = await t.request({ method: 'GET', url: s.url, headers: {} });
+      expect(r.headers['x-seen']).toBe('a, b');
+      expect(r.headers['content-type']).toBe('application/fhir+json');
+      expect(JSON.parse(r.text)).toEqual({ name: 'Müller' });
+    });
+
+    it('sends method, path with query, headers and body as given', async () => {
+      const s = await stubServer((req, res) => json(res, 201, { got: req.headers['x-test'], ct: req.headers['content-type'] }));
+      const { t } = transport();
+      const r = await t.request({
+        method: 'POST',
+        url: `${s.url}/a/b%2Fc?x=1%7C2`,
+        headers: { 'x-test': 'yes', 'content-type': 'application/fhir+json' },
+        body: '{"k":1}',
+      });
+      expect(r.status).toBe(201);
+      expect(JSON.parse(r.text)).toEqual({ got: 'yes', ct: 'application/fhir+json' });
+      const { headers, ...request } = s.received[0]!;
+      expect(request).toEqual({ method: 'POST', url: '/a/b%2Fc?x=1%7C2', body: '{"k":1}' });
+      expect(headers['x-test']).toBe('yes');
+    });
   });
 });

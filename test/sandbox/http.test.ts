@@ -1,4 +1,4 @@
-/** Sandbox HTTP plumbing: content types, error answers, fail rate, token, latency, request record. */
+/** Sandbox HTTP plumbing: content types, error answers, fail rate, throttle, token, latency, request record. */
 import { afterEach, describe, expect, test } from 'vitest';
 import { request } from 'undici';
 import { buildNotification } from '../../src/core/api/notifications.js';
@@ -107,6 +107,21 @@ describe('fail rate, token, latency', () => {
     expect((await raw('GET', `${sb.url}/practice/PractitionerRole`, { headers: { authorization: 'Bearer s3cret-token' } })).status).toBe(
       200,
     );
+  });
+
+  test('--throttle n answers every n-th request 429 with Retry-After: 1, before any change', async () => {
+    const sb = await start({ throttleEvery: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await raw('POST', `${sb.url}/portal/Communication`, { body: JSON.stringify(notification()), headers: fhir });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.headers['retry-after']).toBe('1');
+        expect(res.body.resourceType).toBe('OperationOutcome');
+      }
+    }
+    expect(statuses).toEqual([201, 201, 429, 201, 201, 429]);
+    expect(sb.state.notifications).toHaveLength(4); // a 429 changed nothing
   });
 
   test('latency delays every answer', async () => {

@@ -165,8 +165,8 @@ async function checkedInputs(opts: CheckCliOptions) {
     inputs.encounter = opts.encounter;
   }
   if (opts.email !== undefined) {
-    const { z } = await import('zod');
-    if (!z.string().email().safeParse(opts.email).success) throw new UsageError(`--email must be an email address, not "${opts.email}".`);
+    const { EmailAddress } = await import('../../core/schemas/notification.js');
+    if (!EmailAddress.safeParse(opts.email).success) throw new UsageError(`--email must be an email address, not "${opts.email}".`);
     inputs.email = opts.email;
   }
   for (const [flag, given] of [

@@ -2,12 +2,13 @@
  * Appointment API (practice system provides), both 2.0.0 and 1.0.0:
  * A1 appointment types · A2 practitioner roles · A3 schedules · A4 slots · A5 appointments · A6 create · A7 cancel.
  */
-import { randomUUID } from 'node:crypto';
 import type { Profile } from '../../profiles/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
 import { utcInstant } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFhirId } from '../ids.js';
+// Each schema module directly, not schemas/index.js: importing the index evaluates (constructs) every schema
+// of every API, which a one-shot command pays at start-up.
 import {
   ACTOR_EXTENSION_URL,
   Appointment,
@@ -18,14 +19,10 @@ import {
   Schedule,
   Slot,
   ValueSet,
-  parseBody,
-  parseBundle,
-  checkBody,
-  parseResponse,
-  type CodeableConcept,
-  type Reference,
-} from '../schemas/index.js';
-import { z } from 'zod';
+} from '../schemas/appointment.js';
+import { parseBundle } from '../schemas/bundle.js';
+import { type CodeableConcept, type Reference, checkBody, parseBody, parseResponse } from '../schemas/common.js';
+import * as z from '../schemas/zod.js';
 import { parseToken } from '../tokens.js';
 
 export interface TypeRow {
@@ -61,7 +58,7 @@ export async function getAppointmentTypes(client: PdeskClient, serviceCategory: 
 }
 
 const pagesOf =
-  <S extends z.ZodType>(schema: S) =>
+  <S extends z.core.$ZodType>(schema: S) =>
   (body: unknown) => {
     const p = parseBundle(schema, body);
     return { items: p.resources, next: p.next };
@@ -151,7 +148,8 @@ export function serviceCategoryConcept(value: string): CodeableConcept {
 export function buildAppointment(profile: Profile, b: BookInput): AppointmentCreate {
   const body = {
     resourceType: 'Appointment' as const,
-    id: b.id ?? randomUUID(),
+    // node:crypto on use: a one-shot command that books nothing does not load it.
+    id: b.id ?? process.getBuiltinModule('node:crypto').randomUUID(),
     status: b.status ?? 'booked',
     start: b.start,
     end: b.end,

@@ -2,13 +2,13 @@
  * Chat API: C1 send to the practice system · C2 mark read · C3 send to the portal · C4 close a chat.
  * Bodies per decisions.md §6–§7.
  */
-import { randomUUID } from 'node:crypto';
 import type { Profile } from '../../profiles/schema.js';
 import type { CallOptions, PdeskClient } from '../client.js';
 import { localNoOffset } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFhirId } from '../ids.js';
-import { ChatCommunication, EncounterClose, ReadMarker, parseBody } from '../schemas/index.js';
+import { ChatCommunication, EncounterClose, ReadMarker } from '../schemas/chat.js';
+import { parseBody } from '../schemas/common.js';
 
 export interface ChatInput {
   thread: string;
@@ -43,7 +43,7 @@ export function parseAttachment(value: string): { contentType: string; title: st
 
 /** The C1/C3 Communication of decisions.md §6. */
 export function buildChatMessage(profile: Profile, m: ChatInput): ChatCommunication {
-  const id = m.id ?? randomUUID();
+  const id = m.id ?? process.getBuiltinModule('node:crypto').randomUUID();
   return parseBody(ChatCommunication, {
     resourceType: 'Communication',
     id,

@@ -7,16 +7,15 @@ import { type CallOptions, type PdeskClient, readPages } from '../client.js';
 import { addDaysToDay, daysBetween, localDay, withOffset } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFullToken } from '../tokens.js';
+import { parseBundle } from '../schemas/bundle.js';
+import { parseBody, parseResponse } from '../schemas/common.js';
 import {
   MedicationRequest,
   MedicationRequestCreate,
   Organization,
-  parseBody,
-  parseBundle,
   parseMedicationList,
-  parseResponse,
   type MedicationRow,
-} from '../schemas/index.js';
+} from '../schemas/medication.js';
 import type { ListOptions, Params } from './appointments.js';
 
 /** M1: medication requests with their pharmacy. */

@@ -1,7 +1,8 @@
 /** Notification API: C5 send a notification (practice system → portal), body per decisions.md §9. */
 import type { Profile } from '../../profiles/schema.js';
 import type { CallOptions, PdeskClient } from '../client.js';
-import { Notification, parseBody } from '../schemas/index.js';
+import { parseBody } from '../schemas/common.js';
+import { Notification } from '../schemas/notification.js';
 
 export const notificationCategorySystem = (p: Profile) => `${p.namespaces.portal}.communication-category`;
 

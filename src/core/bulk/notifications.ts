@@ -28,7 +28,7 @@ import type { Profile } from '../../profiles/schema.js';
 import { buildNotification } from '../api/notifications.js';
 import { BodyError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, UsageError } from '../errors.js';
 import { sanitize } from '../sanitize.js';
-import { ContainedPatient, type Notification } from '../schemas/notification.js';
+import { EmailAddress, type Notification } from '../schemas/notification.js';
 import { csvLine, describeCsvError, detectFileDelimiter, openCsv, readHeader, type Delimiter } from './csv.js';
 import {
   JOURNAL_KIND,
@@ -122,9 +122,6 @@ export interface BulkSummary {
   /** A fatal problem that stopped the run early (changed CSV, unreadable CSV, journal write failure). */
   error?: PdeskError;
 }
-
-/** The email check of the notification schema (ContainedPatient.telecom[].value). */
-const EmailValue = ContainedPatient.shape.telecom.element.shape.value;
 
 /** Network failures where the request cannot have reached the server. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -404,7 +401,7 @@ export class BulkSend {
     }
     // Only the three strings differ from row to row: the address gets the schema's own check, and the rest
     // of the body is the validated shape (a full zod parse per row costs more than the rest of the row).
-    if (!EmailValue.safeParse(email).success) return bad();
+    if (!EmailAddress.safeParse(email).success) return bad();
     const patient = s.contained[0]!;
     return {
       ...s,

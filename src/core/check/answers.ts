@@ -4,7 +4,7 @@
  * warning), the body against the interface schemas with every violation listed, and the allowed variants
  * (numeric ids and identifier values, bare Bundle entries) reported as `info` (interface.md "Allowed variants").
  */
-import type { z } from 'zod';
+import type * as z from '../schemas/zod.js';
 import type { ApiResult } from '../client.js';
 import type { OpId } from '../ops.js';
 import { FHIR_JSON, OPS } from '../ops.js';
@@ -41,7 +41,7 @@ export function checkAnswer(sink: MessageSink, op: OpId, res: ApiResult, what = 
 }
 
 /** Validate `value` against `schema`; every violation becomes an `error` naming its path. Returns the parsed value, if valid. */
-export function checkSchema<S extends z.ZodType>(
+export function checkSchema<S extends z.core.$ZodType>(
   sink: MessageSink,
   schema: S,
   value: unknown,

@@ -3,7 +3,7 @@
  * status, content type and Bundle checked, every entry validated on its own so one bad entry neither hides the
  * others nor stops the run. What it finds is kept as messages for every check that uses the search.
  */
-import type { z } from 'zod';
+import type * as z from '../schemas/zod.js';
 import type { ApiResult, CallOptions, PdeskClient } from '../client.js';
 import type { OpId } from '../ops.js';
 import { BundleShell, nextLink } from '../schemas/bundle.js';
@@ -50,7 +50,7 @@ export type EntryReader<T> = (
 ) => { raw: unknown; path: string; value?: T; issues: SchemaIssue[] };
 
 /** Entries that are `{resource: R}` or, an allowed variant, R itself. */
-export function resourceEntries<S extends z.ZodType>(schema: S): EntryReader<z.output<S>> {
+export function resourceEntries<S extends z.core.$ZodType>(schema: S): EntryReader<z.output<S>> {
   return (entry, at, variants) => {
     const wrapped = !!entry && typeof entry === 'object' && 'resource' in entry;
     const raw = wrapped ? (entry as { resource: unknown }).resource : entry;

@@ -3,49 +3,49 @@
  * Response schemas require only what decisions.md §3 lists; `*Create` schemas enforce the interface's
  * "required on create" columns for what pdesk sends and what a receiver accepts.
  */
-import { z } from 'zod';
+import * as z from './zod.js';
 import { CodeableConcept, Coding, DateTime, IdString, Reference } from './common.js';
 
 export const ValueSet = z.looseObject({
   resourceType: z.literal('ValueSet'),
-  status: z.string().optional(),
-  compose: z
-    .looseObject({
-      include: z.array(z.looseObject({ concept: z.array(z.looseObject({ code: IdString, display: z.string().optional() })).optional() })),
-    })
-    .optional(),
+  status: z.optional(z.string()),
+  compose: z.optional(
+    z.looseObject({
+      include: z.array(z.looseObject({ concept: z.optional(z.array(z.looseObject({ code: IdString, display: z.optional(z.string()) }))) })),
+    }),
+  ),
 });
 export type ValueSet = z.infer<typeof ValueSet>;
 
 export const AppointmentType = z.looseObject({
   resourceType: z.literal('AppointmentType'),
-  compose: z
-    .looseObject({
+  compose: z.optional(
+    z.looseObject({
       include: z.array(
         z.looseObject({
           // Required in responses (decisions.md §3: `compose.include[].actor.concept.code`): an include without
           // it would otherwise drop out of the list unnoticed.
-          actor: z.looseObject({ concept: z.looseObject({ code: IdString, display: z.string().optional() }) }),
+          actor: z.looseObject({ concept: z.looseObject({ code: IdString, display: z.optional(z.string()) }) }),
         }),
       ),
-    })
-    .optional(),
+    }),
+  ),
 });
 export type AppointmentType = z.infer<typeof AppointmentType>;
 
 export const PractitionerRole = z.looseObject({
   resourceType: z.literal('PractitionerRole'),
   id: IdString,
-  name: z.string().optional(),
-  speciality: z.looseObject({ coding: z.array(Coding).optional() }).optional(),
+  name: z.optional(z.string()),
+  speciality: z.optional(z.looseObject({ coding: z.optional(z.array(Coding)) })),
 });
 export type PractitionerRole = z.infer<typeof PractitionerRole>;
 
 export const Schedule = z.looseObject({
   resourceType: z.literal('Schedule'),
   id: IdString,
-  serviceCategory: z.array(CodeableConcept).optional(),
-  actor: z.array(Reference).optional(),
+  serviceCategory: z.optional(z.array(CodeableConcept)),
+  actor: z.optional(z.array(Reference)),
 });
 export type Schedule = z.infer<typeof Schedule>;
 
@@ -57,9 +57,9 @@ export const Slot = z.looseObject({
   status: z.string(),
   start: DateTime,
   end: DateTime,
-  serviceCategory: z.array(CodeableConcept).optional(),
-  extension: z.array(z.looseObject({ url: z.string(), valueReference: Reference.optional() })).optional(),
-  schedule: Reference.optional(),
+  serviceCategory: z.optional(z.array(CodeableConcept)),
+  extension: z.optional(z.array(z.looseObject({ url: z.string(), valueReference: z.optional(Reference) }))),
+  schedule: z.optional(Reference),
 });
 export type Slot = z.infer<typeof Slot>;
 
@@ -67,9 +67,9 @@ export const APPOINTMENT_STATUSES = ['proposed', 'booked', 'cancelled'] as const
 export const AppointmentStatus = z.enum(APPOINTMENT_STATUSES);
 
 export const Participant = z.looseObject({
-  actor: Reference.optional(),
-  required: z.string().optional(),
-  status: z.string().optional(),
+  actor: z.optional(Reference),
+  required: z.optional(z.string()),
+  status: z.optional(z.string()),
 });
 export type Participant = z.infer<typeof Participant>;
 
@@ -77,11 +77,11 @@ export const Appointment = z.looseObject({
   resourceType: z.literal('Appointment'),
   id: IdString,
   status: AppointmentStatus,
-  start: DateTime.optional(),
-  end: DateTime.optional(),
-  comment: z.string().optional(),
-  serviceCategory: z.array(CodeableConcept).optional(),
-  participant: z.array(Participant).optional(),
+  start: z.optional(DateTime),
+  end: z.optional(DateTime),
+  comment: z.optional(z.string()),
+  serviceCategory: z.optional(z.array(CodeableConcept)),
+  participant: z.optional(z.array(Participant)),
 });
 export type Appointment = z.infer<typeof Appointment>;
 
@@ -93,16 +93,16 @@ export const AppointmentCreate = z.looseObject({
   start: DateTime,
   end: DateTime,
   comment: z.string(),
-  serviceCategory: z.array(CodeableConcept).min(1),
-  participant: z.array(z.looseObject({ actor: Reference, required: z.string().optional(), status: z.string() })).min(2),
+  serviceCategory: z.array(CodeableConcept).check(z.minLength(1)),
+  participant: z.array(z.looseObject({ actor: Reference, required: z.optional(z.string()), status: z.string() })).check(z.minLength(2)),
 });
 export type AppointmentCreate = z.infer<typeof AppointmentCreate>;
 
 export const AppointmentResponseCreate = z.looseObject({
-  resourceType: z.literal('AppointmentResponse').optional(),
+  resourceType: z.optional(z.literal('AppointmentResponse')),
   actor: Reference,
   comment: z.string(),
-  appointment: z.looseObject({ reference: z.string().regex(/^Appointment\/.+/, 'expected Appointment/<id>') }),
+  appointment: z.looseObject({ reference: z.string().check(z.regex(/^Appointment\/.+/, 'expected Appointment/<id>')) }),
   participantStatus: z.literal('declined'),
 });
 export type AppointmentResponseCreate = z.infer<typeof AppointmentResponseCreate>;

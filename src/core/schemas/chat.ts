@@ -1,26 +1,26 @@
 /** Chat schemas (C1–C4): Communication, read marker (JSON Patch) and Encounter close. */
-import { z } from 'zod';
+import * as z from './zod.js';
 import { CodeableConcept, DateTime, IdString, Identifier, Reference } from './common.js';
 
 export const Payload = z.looseObject({
   contentString: z.string(),
-  contentAttachment: z.looseObject({ contentType: z.string(), title: z.string() }).optional(),
+  contentAttachment: z.optional(z.looseObject({ contentType: z.string(), title: z.string() })),
 });
 
 /** A chat message as sent (C1, C3) and as a receiver accepts it: every required column enforced. */
 export const ChatCommunication = z.looseObject({
   resourceType: z.literal('Communication'),
   id: IdString,
-  identifier: z.array(Identifier).min(1),
-  topic: z.looseObject({ text: z.string() }).optional(),
+  identifier: z.array(Identifier).check(z.minLength(1)),
+  topic: z.optional(z.looseObject({ text: z.string() })),
   status: z.literal('completed'),
-  payload: z.array(Payload).min(1),
-  encounter: z.looseObject({ identifier: z.array(Identifier).min(1) }),
-  recipient: z.array(Reference).min(1),
-  sender: z.array(Reference).min(1),
-  subject: z.array(Reference).min(1),
-  category: z.array(CodeableConcept).min(1),
-  sent: DateTime.optional(),
+  payload: z.array(Payload).check(z.minLength(1)),
+  encounter: z.looseObject({ identifier: z.array(Identifier).check(z.minLength(1)) }),
+  recipient: z.array(Reference).check(z.minLength(1)),
+  sender: z.array(Reference).check(z.minLength(1)),
+  subject: z.array(Reference).check(z.minLength(1)),
+  category: z.array(CodeableConcept).check(z.minLength(1)),
+  sent: z.optional(DateTime),
 });
 export type ChatCommunication = z.infer<typeof ChatCommunication>;
 
@@ -31,14 +31,20 @@ export function threadOf(c: Pick<ChatCommunication, 'encounter'>): string {
 
 export const ReadMarkerOp = z.looseObject({
   op: z.literal('add'),
-  path: z.string().min(1),
+  path: z.string().check(z.minLength(1)),
   value: z.looseObject({
     url: z.string(),
-    valueDateTime: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/, 'expected a date-time without offset'),
+    valueDateTime: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/, 'expected a date-time without offset')),
   }),
 });
 /** The C2 body: a JSON Patch document (RFC 6902 array) of one `add`; a bare operation object is also accepted. */
-export const ReadMarker = z.union([z.array(ReadMarkerOp).min(1), ReadMarkerOp.transform((op) => [op])]);
+export const ReadMarker = z.union([
+  z.array(ReadMarkerOp).check(z.minLength(1)),
+  z.pipe(
+    ReadMarkerOp,
+    z.transform((op) => [op]),
+  ),
+]);
 export type ReadMarker = z.infer<typeof ReadMarker>;
 
 /**
@@ -49,7 +55,7 @@ export const EncounterClose = z.looseObject({
   resourceType: z.literal('Encounter'),
   id: IdString,
   status: z.literal('finished'),
-  identifier: z.array(Identifier).min(1),
+  identifier: z.array(Identifier).check(z.minLength(1)),
 });
 export type EncounterClose = z.infer<typeof EncounterClose>;
 

@@ -3,21 +3,24 @@
  * parse helpers that turn a zod failure into a ContractError (server answers, exit 6) or a BodyError (what
  * pdesk is about to send, exit 2), both naming the JSON path.
  */
-import { z } from 'zod';
+import * as z from './zod.js';
 import { BodyError, ContractError } from '../errors.js';
 
 /** Ids and identifier values may arrive as numbers; they are normalised to strings (decisions.md §3). */
-export const IdString = z.union([z.string().min(1), z.number()]).transform((v) => String(v));
+export const IdString = z.pipe(
+  z.union([z.string().check(z.minLength(1)), z.number()]),
+  z.transform((v) => String(v)),
+);
 
 export const Coding = z.looseObject({
-  system: z.string().optional(),
+  system: z.optional(z.string()),
   code: z.string(),
-  display: z.string().optional(),
+  display: z.optional(z.string()),
 });
-export const CodeableConcept = z.looseObject({ coding: z.array(Coding).optional(), text: z.string().optional() });
+export const CodeableConcept = z.looseObject({ coding: z.optional(z.array(Coding)), text: z.optional(z.string()) });
 export type CodeableConcept = z.infer<typeof CodeableConcept>;
 
-export const Reference = z.looseObject({ reference: z.string(), display: z.string().optional() });
+export const Reference = z.looseObject({ reference: z.string(), display: z.optional(z.string()) });
 export type Reference = z.infer<typeof Reference>;
 
 export const Identifier = z.looseObject({ system: z.string(), value: IdString });
@@ -26,12 +29,12 @@ export type Identifier = z.infer<typeof Identifier>;
 /** An ISO 8601 date-time (date, time, optional fraction, optional Z or offset). */
 export const DateTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/, 'expected an ISO 8601 date-time');
+  .check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/, 'expected an ISO 8601 date-time'));
 /** An ISO 8601 date-time in UTC with the `Z` designator (slots and appointments, decisions.md §12). */
 export const UtcDateTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/, 'expected an ISO 8601 UTC date-time ending in Z');
-export const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
+  .check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/, 'expected an ISO 8601 UTC date-time ending in Z'));
+export const DateOnly = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD'));
 
 /** `$.entry[0].resource.id` from a zod path. */
 export function jsonPath(path: readonly PropertyKey[], prefix = '$'): string {
@@ -69,7 +72,7 @@ function describeIssue(i: z.core.$ZodIssue): string {
   return i.message;
 }
 
-function issuesOfError(error: z.ZodError, prefix: string): SchemaIssue[] {
+function issuesOfError(error: z.core.$ZodError, prefix: string): SchemaIssue[] {
   return error.issues.map(unwrapUnion).map((i) => ({ path: jsonPath(i.path, prefix), message: describeIssue(i) }));
 }
 
@@ -77,16 +80,16 @@ function issuesOfError(error: z.ZodError, prefix: string): SchemaIssue[] {
  * Validate and keep going: the parsed value, or every problem of `value` against `schema` (not only the first),
  * each naming its JSON path under `prefix`. What `pdesk check` reports.
  */
-export function validateAll<S extends z.ZodType>(
+export function validateAll<S extends z.core.$ZodType>(
   schema: S,
   value: unknown,
   prefix = '$',
 ): { ok: true; data: z.output<S> } | { ok: false; issues: SchemaIssue[] } {
-  const r = schema.safeParse(value, { reportInput: true });
+  const r = z.safeParse(schema, value, { reportInput: true });
   return r.success ? { ok: true, data: r.data } : { ok: false, issues: issuesOfError(r.error, prefix) };
 }
 
-function firstIssue(error: z.ZodError, prefix: string): { path: string; message: string; more: string[] } {
+function firstIssue(error: z.core.$ZodError, prefix: string): { path: string; message: string; more: string[] } {
   const [head, ...rest] = issuesOfError(error, prefix);
   return {
     path: head!.path,
@@ -96,27 +99,27 @@ function firstIssue(error: z.ZodError, prefix: string): { path: string; message:
 }
 
 /** Parse a server answer; a mismatch throws ContractError (exit 6) naming the JSON path. */
-export function parseResponse<S extends z.ZodType>(schema: S, value: unknown, prefix = '$'): z.output<S> {
-  const r = schema.safeParse(value, { reportInput: true });
+export function parseResponse<S extends z.core.$ZodType>(schema: S, value: unknown, prefix = '$'): z.output<S> {
+  const r = z.safeParse(schema, value, { reportInput: true });
   if (r.success) return r.data;
   const { path, message, more } = firstIssue(r.error, prefix);
   throw new ContractError(path, message, more);
 }
 
 /** Validate a body pdesk is about to send; a mismatch throws BodyError (exit 2, nothing sent). */
-export function parseBody<S extends z.ZodType>(schema: S, value: unknown, prefix = '$'): z.output<S> {
-  const r = schema.safeParse(value, { reportInput: true });
+export function parseBody<S extends z.core.$ZodType>(schema: S, value: unknown, prefix = '$'): z.output<S> {
+  const r = z.safeParse(schema, value, { reportInput: true });
   if (r.success) return r.data;
   const { path, message, more } = firstIssue(r.error, prefix);
   throw new BodyError(path, message, more);
 }
 
 /** Validate a body a server received (sandbox, listen); returns the problem instead of throwing. */
-export function checkBody<S extends z.ZodType>(
+export function checkBody<S extends z.core.$ZodType>(
   schema: S,
   value: unknown,
 ): { ok: true; data: z.output<S> } | { ok: false; path: string; message: string } {
-  const r = schema.safeParse(value, { reportInput: true });
+  const r = z.safeParse(schema, value, { reportInput: true });
   if (r.success) return { ok: true, data: r.data };
   const { path, message } = firstIssue(r.error, '$');
   return { ok: false, path, message };

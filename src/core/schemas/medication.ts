@@ -1,18 +1,18 @@
 /** Medication schemas (M1–M4): MedicationRequest, the M1 list Bundle, and Organization (pharmacy). */
-import { z } from 'zod';
+import * as z from './zod.js';
 import { DateOnly, DateTime, IdString, Reference, parseResponse } from './common.js';
 import { BundleShell, nextLink } from './bundle.js';
 
 export const Quantity = z.looseObject({
   value: z.number(),
-  unit: z.string().optional(),
-  system: z.string().optional(),
-  code: z.string().optional(),
+  unit: z.optional(z.string()),
+  system: z.optional(z.string()),
+  code: z.optional(z.string()),
 });
 
 export const PeriodExtension = z.looseObject({
-  url: z.string().optional(),
-  valuePeriod: z.looseObject({ start: DateOnly.optional(), end: DateOnly.optional() }).optional(),
+  url: z.optional(z.string()),
+  valuePeriod: z.optional(z.looseObject({ start: z.optional(DateOnly), end: z.optional(DateOnly) })),
 });
 
 export const MedicationRequest = z.looseObject({
@@ -22,28 +22,28 @@ export const MedicationRequest = z.looseObject({
   intent: z.string(),
   medicationReference: Reference,
   subject: Reference,
-  performer: Reference.optional(),
-  extension: z.array(PeriodExtension).optional(),
-  dispenseRequest: z.looseObject({ initialFill: z.looseObject({ quantity: Quantity.optional() }).optional() }).optional(),
-  authoredOn: DateTime.optional(),
-  note: z.array(z.string()).optional(),
-  basedOn: z.array(Reference).optional(),
+  performer: z.optional(Reference),
+  extension: z.optional(z.array(PeriodExtension)),
+  dispenseRequest: z.optional(z.looseObject({ initialFill: z.optional(z.looseObject({ quantity: z.optional(Quantity) })) })),
+  authoredOn: z.optional(DateTime),
+  note: z.optional(z.array(z.string())),
+  basedOn: z.optional(z.array(Reference)),
 });
 export type MedicationRequest = z.infer<typeof MedicationRequest>;
 
 /** What pdesk sends with M3 and what a receiver accepts: the interface's "required on create" column. */
 export const MedicationRequestCreate = z.looseObject({
   resourceType: z.literal('MedicationRequest'),
-  id: IdString.optional(),
-  extension: z.array(PeriodExtension.extend({ valuePeriod: z.looseObject({ start: DateOnly, end: DateOnly }) })).min(1),
+  id: z.optional(IdString),
+  extension: z.array(z.extend(PeriodExtension, { valuePeriod: z.looseObject({ start: DateOnly, end: DateOnly }) })).check(z.minLength(1)),
   status: z.literal('draft'),
   medicationReference: Reference,
   subject: Reference,
   performer: Reference,
   dispenseRequest: z.looseObject({ initialFill: z.looseObject({ quantity: Quantity }) }),
   authoredOn: DateTime,
-  note: z.array(z.string()).optional(),
-  basedOn: z.array(Reference).min(1),
+  note: z.optional(z.array(z.string())),
+  basedOn: z.array(Reference).check(z.minLength(1)),
   intent: z.literal('order'),
 });
 export type MedicationRequestCreate = z.infer<typeof MedicationRequestCreate>;
@@ -51,18 +51,18 @@ export type MedicationRequestCreate = z.infer<typeof MedicationRequestCreate>;
 export const Organization = z.looseObject({
   resourceType: z.literal('Organization'),
   id: IdString,
-  name: z.string().optional(),
-  identifier: z.array(z.looseObject({ system: z.string().optional(), value: IdString })).optional(),
-  address: z
-    .array(
+  name: z.optional(z.string()),
+  identifier: z.optional(z.array(z.looseObject({ system: z.optional(z.string()), value: IdString }))),
+  address: z.optional(
+    z.array(
       z.looseObject({
-        line: z.array(z.string()).optional(),
-        city: z.string().optional(),
-        postalCode: z.string().optional(),
-        country: z.string().optional(),
+        line: z.optional(z.array(z.string())),
+        city: z.optional(z.string()),
+        postalCode: z.optional(z.string()),
+        country: z.optional(z.string()),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 export type Organization = z.infer<typeof Organization>;
 
@@ -71,8 +71,8 @@ export interface MedicationRow {
   organization?: Organization;
 }
 
-const MedicationListBundle = BundleShell.extend({ meta: z.looseObject({ versionId: z.string().optional() }).optional() });
-const MedicationListEntry = z.looseObject({ 'medication-request': z.unknown(), organization: z.unknown().optional() });
+const MedicationListBundle = z.extend(BundleShell, { meta: z.optional(z.looseObject({ versionId: z.optional(z.string()) })) });
+const MedicationListEntry = z.looseObject({ 'medication-request': z.unknown(), organization: z.optional(z.unknown()) });
 
 /** M1: entries hold `medication-request` and `organization`; normalised to `{medicationRequest, organization}`. */
 export function parseMedicationList(body: unknown): { rows: MedicationRow[]; total?: number; next?: string } {

@@ -1,19 +1,20 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 
 /** FHIR OperationOutcome: the error body pdesk renders as its issues (decisions.md §3). */
 export const OperationOutcome = z.looseObject({
   resourceType: z.literal('OperationOutcome'),
-  issue: z
-    .array(
+  issue: z._default(
+    z.array(
       z.looseObject({
-        severity: z.string().optional(),
-        code: z.string().optional(),
-        diagnostics: z.string().optional(),
-        details: z.looseObject({ text: z.string().optional() }).optional(),
-        expression: z.array(z.string()).optional(),
+        severity: z.optional(z.string()),
+        code: z.optional(z.string()),
+        diagnostics: z.optional(z.string()),
+        details: z.optional(z.looseObject({ text: z.optional(z.string()) })),
+        expression: z.optional(z.array(z.string())),
       }),
-    )
-    .default([]),
+    ),
+    [],
+  ),
 });
 export type OperationOutcome = z.infer<typeof OperationOutcome>;
 

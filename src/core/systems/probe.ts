@@ -12,7 +12,7 @@ import { ContractError, HttpError, NetworkError, PdeskError } from '../errors.js
 import type { Party } from '../ops.js';
 import { redact } from '../redact.js';
 import { sanitize } from '../sanitize.js';
-import { Transport } from '../transport.js';
+import { createTransport } from '../transport-default.js';
 
 /** Default deadline of one probe. */
 export const PROBE_TIMEOUT_MS = 5000;
@@ -57,13 +57,13 @@ export const PROBE_REQUEST: Record<Party, string> = {
  * deadline as request time-out and at most that as connect time-out. Close it when done.
  */
 export function probeClient(profile: Profile, timeoutMs = PROBE_TIMEOUT_MS): PdeskClient {
-  const transport = new Transport({
+  const transport = createTransport({
     connectMs: Math.min(profile.timeouts?.connectMs ?? timeoutMs, timeoutMs),
     requestMs: timeoutMs,
     retriesMax: 0,
     connections: 2,
   });
-  return new PdeskClient(profile, { readOnly: true, transport });
+  return new PdeskClient(profile, { readOnly: true, readOnlyWhy: 'the Systems screen probes with GET only', transport });
 }
 
 const clean = (s: string) => redact(sanitize(s));

@@ -46,6 +46,42 @@ describe.concurrent('bulk send with failures, then a rerun', () => {
   }, 30_000);
 });
 
+// Wall time, so few rows: the numbers (--rate 50 on 200 rows, a 429 with Retry-After: 1 every tenth request).
+describe.concurrent('the pace of a run: --rate and 429 answers', () => {
+  it('--rate 50 spaces 200 rows over at least 3.5 s; every row sent once', async () => {
+    const env = await sandbox();
+    const csv = peopleCsv(200);
+    const t = Date.now();
+    const r = await env.run(send(csv, '--rate', '50/s'));
+    const ms = Date.now() - t;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ sent: 200, failed: 0, uncertain: 0 });
+    expect(ms).toBeGreaterThanOrEqual(3500);
+    const at = posts(env).map((q) => Date.parse(q.at));
+    expect(at.at(-1)! - at[0]!).toBeGreaterThanOrEqual(3500); // spread over the run, not a burst then a wait
+    expect([...received(env).values()].every((n) => n === 1)).toBe(true);
+  }, 20_000);
+
+  it('a 429 with Retry-After: 1 to every tenth request slows the run down and fails no row', async () => {
+    const throttled = await sandbox({ throttleEvery: 10 });
+    const t = Date.now();
+    const r = await throttled.run(send(peopleCsv(20)));
+    const ms = Date.now() - t;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ sent: 20, failed: 0, uncertain: 0 });
+    const answered429 = posts(throttled).length - 20;
+    expect(answered429).toBeGreaterThanOrEqual(2); // every tenth of at least 20 requests
+    expect(journalLines(r.json().journal).filter((l) => l.state === 'throttled')).toHaveLength(answered429);
+    // Slower by the pauses themselves, whatever the machine's load: no request arrived for a Retry-After (1 s).
+    const at = posts(throttled).map((q) => Date.parse(q.at));
+    expect(Math.max(...at.slice(1).map((x, i) => x - at[i]!))).toBeGreaterThanOrEqual(950);
+    expect(ms).toBeGreaterThanOrEqual(1000);
+    const got = received(throttled);
+    expect(got.size).toBe(20);
+    expect([...got.values()].every((n) => n === 1)).toBe(true);
+  }, 20_000);
+});
+
 describe.concurrent('placeholders and columns', () => {
   it('fills {column} placeholders in --text and --topic per row', async () => {
     const env = await sandbox();

@@ -96,7 +96,9 @@ describe('probeParty', () => {
     const client = closeAfterEach(probeClient(Profile.parse(raw)));
     const p = await probeParty(client, 'practice');
     expect(p).toMatchObject({ state: 'config', text: 'not sent' });
-    expect(p.error).toMatch(/read-only here: A2 \(POST \/PractitionerRole\?_count=1\) was not sent/);
+    expect(p.error).toBe(
+      'Profile "sandbox" is read-only (the Systems screen probes with GET only): A2 (POST /PractitionerRole?_count=1) was not sent.',
+    );
     expect(stub.received).toEqual([]);
   });
 

@@ -1,0 +1,138 @@
+/**
+ * The transport for one-shot commands: node:http / node:https with a keep-alive agent (a list that follows
+ * `next` links reuses its connection). A one-shot command sends a handful of requests; loading and compiling
+ * undici and its WebAssembly parser would cost it more than three times node's own start-up, node:http next
+ * to nothing (README, "Performance"). Same contract as the undici pool (transport.ts): connect and request
+ * deadlines, size bound, retries, error codes and messages, TLS files, the caller's abort signal.
+ */
+import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import type { Socket } from 'node:net';
+import {
+  type Answer,
+  CONNECT_TIMEOUT_CODE,
+  type Deadline,
+  type RawRequest,
+  RetryingTransport,
+  TOO_LARGE_CODE,
+  tlsConnectOptions,
+} from './transport.js';
+
+function codeError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** `Headers` as undici gives them, each name once and lower-case, repeated values joined with ", ". */
+function headersOf(res: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  const raw = res.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i]!.toLowerCase();
+    out[k] = k in out ? `${out[k]}, ${raw[i + 1]}` : raw[i + 1]!;
+  }
+  return out;
+}
+
+/** The body as text: UTF-8 with a leading byte order mark skipped, as undici's `body.text()` reads it. */
+function textOf(chunks: Buffer[], length: number): string {
+  if (length === 0) return '';
+  const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+  const start = buf.length > 2 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  return buf.toString('utf8', start);
+}
+
+export class HttpTransport extends RetryingTransport {
+  private httpAgent?: Agent;
+  private httpsAgent?: HttpsAgent;
+
+  private agent(secure: boolean): Agent {
+    const o = { keepAlive: true, maxSockets: this.opts.connections };
+    // node:http and node:https (with node:tls) load on the first request that needs them: `pdesk --help` and
+    // usage errors load this module but send nothing.
+    if (!secure) {
+      this.httpAgent ??= new (process.getBuiltinModule('node:http').Agent)(o);
+      return this.httpAgent;
+    }
+    this.httpsAgent ??= new (process.getBuiltinModule('node:https').Agent)(o);
+    return this.httpsAgent;
+  }
+
+  protected send(url: URL, req: RawRequest, deadline: Deadline): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      const secure = url.protocol === 'https:';
+      const max = this.opts.maxResponseBytes;
+      let settled = false;
+      let connectTimer: NodeJS.Timeout | undefined;
+      let request: ClientRequest | undefined;
+      const onAbort = () => request?.destroy(codeError('The request was aborted.', 'ABORT_ERR'));
+      const finish = (e: Error | undefined, answer?: Answer) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(connectTimer);
+        deadline.off('abort', onAbort);
+        req.signal?.removeEventListener('abort', onAbort);
+        if (e) {
+          request?.destroy();
+          reject(e);
+        } else resolve(answer!);
+      };
+      if (req.signal?.aborted) return finish(codeError('The request was aborted.', 'ABORT_ERR'));
+      deadline.once('abort', onAbort);
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const headers = { ...req.headers };
+      if (req.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length'))
+        headers['content-length'] = String(Buffer.byteLength(req.body));
+      try {
+        const options = {
+          protocol: url.protocol,
+          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+          port: url.port || undefined,
+          path: url.pathname + url.search,
+          method: req.method,
+          headers,
+          agent: this.agent(secure),
+          ...(secure ? tlsConnectOptions(req.tls) : {}),
+        };
+        request = process.getBuiltinModule(secure ? 'node:https' : 'node:http').request(options);
+      } catch (e) {
+        // An invalid header value or method: node refuses it before sending anything.
+        return finish(e as Error);
+      }
+
+      request.on('socket', (socket: Socket) => {
+        // The connect deadline covers the lookup, the connection and the TLS handshake of a new socket; a kept
+        // alive one is ready.
+        if (!socket.connecting) return;
+        connectTimer = setTimeout(() => finish(codeError('Connect Timeout Error', CONNECT_TIMEOUT_CODE)), this.opts.connectMs);
+        socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+      });
+      request.on('error', (e) => finish(e));
+      request.on('response', (res) => {
+        const tooLarge = () => finish(codeError('Response content exceeded max size', TOO_LARGE_CODE));
+        if (Number(res.headers['content-length']) > max) return tooLarge();
+        const chunks: Buffer[] = [];
+        let length = 0;
+        res.on('data', (chunk: Buffer) => {
+          length += chunk.length;
+          if (length > max) return tooLarge();
+          chunks.push(chunk);
+        });
+        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: headersOf(res), text: textOf(chunks, length) }));
+        res.on('error', (e) => finish(e));
+        // The connection closed before the whole body arrived.
+        res.on('close', () => {
+          if (!res.complete) finish(codeError('other side closed', 'ECONNRESET'));
+        });
+      });
+      request.end(req.body);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.httpAgent?.destroy();
+    this.httpsAgent?.destroy();
+    this.httpAgent = undefined;
+    this.httpsAgent = undefined;
+  }
+}

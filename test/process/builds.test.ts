@@ -1,0 +1,107 @@
+/**
+ * Every command runs from the build src/cli/route.ts gives it (dist/cli.cjs, dist/tui.cjs, dist/main.js), and
+ * never reaches what that build left out: the one-shot bundle's stubs (undici, Ink, React, conf, the TUI, the
+ * sandbox, the receiver, the bulk send) throw "is not in the one-shot bundle" when used. Each command's --help,
+ * and a representative run of each against the sandbox, from dist as a process.
+ */
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/main.js';
+import { buildFor } from '../../src/cli/route.js';
+import { type CliResult, type Env, runCli, tempDir, withSandbox } from '../helpers/cli.js';
+
+const STUB = /is not in the one-shot bundle|unexpected error/;
+
+/** Every command path of the program: `['slots']`, `['slots', 'list']`, … */
+function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
+  return cmd.commands.flatMap((c) => {
+    const path = [...prefix, c.name()];
+    return [path, ...commandPaths(c, path)];
+  });
+}
+
+/** Run `lines` as processes, at most `n` at a time (the machine is small and shared). */
+async function inBatches(lines: string[][], n: number, run: (args: string[]) => Promise<CliResult>): Promise<CliResult[]> {
+  const out: CliResult[] = [];
+  for (let i = 0; i < lines.length; i += n) out.push(...(await Promise.all(lines.slice(i, i + n).map(run))));
+  return out;
+}
+
+describe('every command from its build', () => {
+  const paths = commandPaths(buildProgram());
+
+  it('knows the commands of every build', () => {
+    const builds = new Set(paths.map((p) => buildFor(p)));
+    expect([...builds].sort()).toEqual(['cli', 'main', 'tui']);
+    for (const name of ['api', 'audit', 'auth', 'trace', 'completion']) expect(buildFor([name])).toBe('cli');
+    for (const name of ['check', 'doctor', 'listen', 'sandbox']) expect(buildFor([name])).toBe('main');
+  });
+
+  it('--help of each command prints its usage and exits 0', async () => {
+    const configDir = tempDir();
+    const lines = paths.map((p) => [...p, '--help']);
+    const results = await inBatches(lines, 4, (args) => runCli(args, { configDir, timeoutMs: 60_000 }));
+    results.forEach((r, i) => {
+      const path = paths[i]!.join(' ');
+      expect({ path, code: r.code, stderr: r.stderr }).toEqual({ path, code: 0, stderr: '' });
+      expect(r.stdout.startsWith(`Usage: pdesk ${path} `)).toBe(true);
+    });
+  }, 300_000);
+
+  describe('a representative run of each', () => {
+    let env: Env;
+    beforeAll(async () => {
+      env = await withSandbox();
+    });
+    afterAll(() => env.close());
+
+    const GP = 'urn:pdesk:service-category|gp';
+    const ok = async (args: string[], codes = [0]) => {
+      const r = await env.run(args, { timeoutMs: 60_000 });
+      expect(STUB.test(r.stderr), `${args.join(' ')}: ${r.stderr}`).toBe(false);
+      expect(codes, `${args.join(' ')} exited ${r.code}: ${r.stderr}`).toContain(r.code);
+      return r;
+    };
+
+    it('one-shot reads, writes (with their audit trail), api, auth, trace, completion and __complete run from dist/cli.cjs', async () => {
+      const trace = join(tempDir(), 'trace.ndjson');
+      await inBatches(
+        [
+          ['appointment-types', 'list', '--service-category', 'gp', '--json'],
+          ['practitioners', 'list', '--json'],
+          ['schedules', 'list', '--service-category', GP, '--json'],
+          ['slots', 'list', '--service-category', GP, '--from', '2026-03-01', '--to', '2026-03-07', '--json'],
+          ['appointments', 'list', '--json'],
+          ['medications', 'list', '--json'],
+          ['medications', 'show', 'mr-1', '--json'],
+          ['chat', 'threads', '--json'],
+          ['api', 'get', '/Schedule?_count=5', '--param', 'service-category=urn:pdesk:service-category|gp'],
+          ['auth', 'status', '--json'],
+          ['completion', 'bash'],
+          ['__complete', 'sl'],
+          ['profile', 'list', '--json'],
+          ['profile', 'show', env.profile.name!],
+        ],
+        4,
+        (args) => ok(args),
+      );
+      expect(
+        (await ok(['notifications', 'send', '--email', 'a@example.org', '--topic', 't', '--text', 'x', '--json'])).json(),
+      ).toBeTruthy();
+      expect((await ok(['audit', '--json'])).stdout).toContain('C5');
+      await ok(['--trace', trace, 'practitioners', 'list', '--json']);
+      expect((await ok(['trace', 'show', trace])).stdout).toContain('/PractitionerRole');
+    }, 300_000);
+
+    it('check, doctor, a bulk send and a profile write run from dist/main.js', async () => {
+      const dir = tempDir();
+      const csv = join(dir, 'rows.csv');
+      (await import('node:fs')).writeFileSync(csv, 'email,name\nb@example.org,B\n');
+      await ok(['check', '--json'], [0, 7]);
+      await ok(['doctor', '--json'], [0, 7]);
+      await ok(['notifications', 'send', '--csv', csv, '--topic', 'T', '--text', 'Hi {name}', '--json'], [0]);
+      await ok(['profile', 'use', env.profile.name!]);
+    }, 300_000);
+  });
+});
