@@ -129,7 +129,9 @@ export async function runTui(o: TuiOptions): Promise<never> {
       receiver = started.receiver;
     } else {
       profile = await selectProfile(o.profileName);
-      if (profile && (await savedProfileCount()) > 1) initialScreen = 'systems';
+      // With several saved profiles and none named (--profile, PDESK_PROFILE), the operator starts from the
+      // overview of them all; a profile named is opened straight away (decisions in docs/decisions.md).
+      if (profile && !o.profileName && !process.env.PDESK_PROFILE && (await savedProfileCount()) > 1) initialScreen = 'systems';
       try {
         configDir = (await import('../profiles/store.js')).configDir();
       } catch {

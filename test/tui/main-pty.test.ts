@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BIN, tempDir } from '../helpers/cli.js';
+import { sandboxProfile } from '../../src/sandbox/profile.js';
+import { BIN, tempDir, writeProfiles } from '../helpers/cli.js';
 
 const hasScript = !spawnSync('script', ['--version']).error;
 const LEAVE = '\u001b[?1049l';
@@ -78,4 +79,50 @@ describe.skipIf(!hasScript)('pdesk tui under a terminal', () => {
       }
     });
   }
+});
+
+describe.skipIf(!hasScript)('pdesk tui opening on the Systems screen', () => {
+  /** Run `pdesk tui <args>` under a terminal with two saved profiles; return what it drew, then quit. */
+  async function firstScreen(args: string, ready: RegExp, env: Record<string, string> = {}): Promise<string> {
+    const dir = tempDir();
+    const closed = 'http://127.0.0.1:9';
+    writeProfiles(dir, [
+      { ...sandboxProfile(closed), name: 'alpha' },
+      { ...sandboxProfile(closed), name: 'beta', environment: 'production' },
+    ]);
+    const all = { ...process.env, ...env, PDESK_CONFIG_DIR: dir, TERM: 'xterm-256color' } as Record<string, string>;
+    delete all.CI;
+    if (!env.PDESK_PROFILE) delete all.PDESK_PROFILE;
+    const cmd = `stty rows 24 cols 100 2>/dev/null; exec '${process.execPath}' '${BIN}' tui ${args}`;
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: all, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
+    try {
+      await until(() => /appt API/.test(out) && ready.test(out));
+      await new Promise((r) => setTimeout(r, 300));
+      child.stdin!.write('q');
+      return out;
+    } finally {
+      setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, 3000).unref();
+    }
+  }
+
+  it('with several saved profiles and none named it opens on Systems; a profile named opens its desk', async () => {
+    const none = await firstScreen('', /Systems — 2 profiles/);
+    expect(none).toContain('[0 Systems]');
+    expect(none).toContain('Systems — 2 profiles');
+    const named = await firstScreen('--profile beta', /\[1 Slots\]/);
+    expect(named).toContain('[1 Slots]');
+    expect(named).not.toContain('Systems — ');
+    expect(named).toContain('PRODUCTION');
+    const byEnv = await firstScreen('', /\[1 Slots\]/, { PDESK_PROFILE: 'alpha' });
+    expect(byEnv).toContain('[1 Slots]');
+    expect(byEnv).not.toContain('[0 Systems]');
+  });
 });

@@ -120,10 +120,20 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   const [view, setView, viewRef] = useRefState<View>({ sel: -1, top: 0 });
 
-  // Keep the view valid when rows change: same item if possible, else the first item.
+  // Keep the view valid when rows change (sorted, filtered, reloaded): the same item if it is still there, else
+  // the nearest row. `anchor` is the rows the selection was last drawn on: only new rows move it to its item.
   const lastKey = useRef<string | undefined>(undefined);
-  const normalize = (v: View): View => normalizeView(v, rows, visible, cb.current.itemKey, lastKey.current);
-  const normalized = useMemo(() => normalizeView(view, rows, visible, cb.current.itemKey, lastKey.current), [view, rows, visible]);
+  const anchor = useRef<readonly Row<T>[]>(rows);
+  const normalize = (v: View): View => normalizeView(v, rows, visible, cb.current.itemKey, lastKey.current, rows !== anchor.current);
+  const normalized = useMemo(
+    () => normalizeView(view, rows, visible, cb.current.itemKey, lastKey.current, rows !== anchor.current),
+    [view, rows, visible],
+  );
+  // Once drawn on new rows, the view holds where the selection went (the next keys move from there).
+  useLayoutEffect(() => {
+    anchor.current = rows;
+    if (view.sel !== normalized.sel || view.top !== normalized.top) setView(normalized);
+  }, [rows, view, normalized, setView]);
 
   const selected = normalized.sel >= 0 ? rows[normalized.sel]?.item : undefined;
   // A layout effect: key handlers of the parent (e.g. `c` on the selected row) must see it at once. The parent
@@ -141,7 +151,12 @@ export function ListView<T>(p: ListViewProps<T>) {
     const t = Math.max(0, Math.min(rows.length - 1, target(n.sel)));
     let sel = firstSel(t, dir);
     if (sel < 0) sel = firstSel(t, dir === 1 ? -1 : 1);
-    if (sel >= 0) setView(normalize({ sel, top: n.top }));
+    if (sel < 0) return;
+    // The item moved to is the one to keep: rows that change before this is drawn (a background refresh) must
+    // not take the selection back to the row it left.
+    const it = rows[sel]?.item;
+    if (it !== undefined && cb.current.itemKey) lastKey.current = cb.current.itemKey(it);
+    setView(normalize({ sel, top: n.top }));
   };
 
   const listKeys: Binding[] = [
@@ -348,8 +363,17 @@ function normalizeView<T>(
   visible: number,
   itemKey: ((item: T) => string) | undefined,
   lastKey: string | undefined,
+  /** The rows changed since the selection was drawn: keep it on its item. */
+  follow = false,
 ): View {
   let sel = v.sel;
+  if (follow && lastKey !== undefined && itemKey) {
+    const at = rows[sel]?.item;
+    if (at === undefined || itemKey(at) !== lastKey) {
+      const found = rows.findIndex((r) => r.item !== undefined && itemKey(r.item) === lastKey);
+      if (found >= 0) sel = found;
+    }
+  }
   if (sel >= rows.length || sel < 0 || rows[sel]?.item === undefined) {
     let found = -1;
     if (lastKey !== undefined && itemKey) found = rows.findIndex((r) => r.item !== undefined && itemKey(r.item) === lastKey);

@@ -42,7 +42,7 @@ export type MedStep =
   | { kind: 'list' }
   | { kind: 'detail'; target: Target }
   | { kind: 'reorder'; target: Target }
-  | { kind: 'pick'; target: Target; found: Organization[]; input: ReorderInput }
+  | { kind: 'pick'; target: Target; found: Organization[]; input: ReorderInput; at: Date }
   | { kind: 'confirm'; target: Target; order: Order };
 
 export const REORDER_FIELDS = [
@@ -220,7 +220,7 @@ export function useMedReorder() {
       desk.error(`No pharmacy has the identifier ${ph}.`);
       return form.focus('pharmacy');
     }
-    if (r.value.length > 1) return stack.push({ kind: 'pick', target: t, found: r.value, input });
+    if (r.value.length > 1) return stack.push({ kind: 'pick', target: t, found: r.value, input, at: new Date() });
     const org = r.value[0]!;
     form.set((x) => ({ ...x, pharmacy: org.id }));
     desk.info(`Pharmacy ${ph} is ${clean(org.id)} ${clean(org.name ?? '')}.`);

@@ -26,7 +26,7 @@ export function MedsScreen({ width, height }: ScreenProps) {
             case 'reorder':
               return <ReorderStep {...p} target={step.target} />;
             case 'pick':
-              return <PickStep {...p} target={step.target} found={step.found} />;
+              return <PickStep {...p} target={step.target} found={step.found} at={step.at} />;
             case 'confirm':
               return <ConfirmStep {...p} target={step.target} order={step.order} />;
           }

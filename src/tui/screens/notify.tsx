@@ -84,6 +84,8 @@ function ListStep({ s, width, height, active, editing }: StepProps & { editing: 
         onOpen={s.show}
         openLabel="show"
         sort={{ columns: SENT_COLUMNS }}
+        // A local list: it changes when a notification is sent, so its time is the last send's.
+        refreshedAt={s.sent.reduce<Date | undefined>((a, x) => (!a || x.at > a ? x.at : a), undefined)}
         raw={(x) => ({
           title: `notification ${x.n} as sent (C5) and the portal's answer`,
           value: { sent: x.body, status: x.status, answer: x.answer },

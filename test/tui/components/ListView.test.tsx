@@ -1,4 +1,5 @@
 /** ListView: selection, filter, group headings, dim rows, the exact height (src/tui/components/ListView.tsx). */
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListView } from '../../../src/tui/components/ListView.js';
 import { KEY, renderBare } from '../harness.js';
@@ -7,6 +8,23 @@ const ITEMS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 let ui: ReturnType<typeof renderBare> | undefined;
 afterEach(() => ui?.unmount());
 
+/** A list whose items a test replaces (a reload). */
+const host: { set?: (x: string[]) => void } = {};
+function Host() {
+  const [items, setItems] = useState(ITEMS);
+  host.set = setItems;
+  return (
+    <ListView<string>
+      items={items}
+      width={60}
+      height={8}
+      title="Greek"
+      render={(s) => s}
+      itemKey={(s) => s}
+      sort={{ columns: [{ key: 'l', name: 'length', value: (s) => s.length }] }}
+    />
+  );
+}
 describe('ListView', () => {
   it('moves, opens, filters (Enter keeps it, Esc clears it), reports the selection and keeps its height', async () => {
     const opened: string[] = [];
@@ -93,6 +111,34 @@ describe('ListView', () => {
     await ui.press('s', KEY.esc);
     await vi.waitFor(() => expect(ui!.frame()).not.toContain('sort by:'));
     expect(ui.frame()).toContain('length ↓');
+  });
+
+  it('the selection stays on its item when the list is sorted or reloaded; the next key moves from there', async () => {
+    ui = renderBare(<Host />);
+    await vi.waitFor(() => expect(ui!.frame()).toMatch(/> alpha/));
+    await ui.press('j'); // beta
+    await vi.waitFor(() => expect(ui!.frame()).toMatch(/> beta/));
+    await ui.press('s', 'l'); // by length: beta first
+    await vi.waitFor(() => expect(ui!.frame()).toContain('length ↑'));
+    expect(ui.frame()).toMatch(/^> beta/m);
+    await ui.press('s', 'l'); // reversed: epsilon alpha gamma delta beta
+    await vi.waitFor(() => expect(ui!.frame()).toContain('length ↓'));
+    expect(ui.frame().split('\n')[5]).toBe('> beta');
+    await ui.press('k');
+    await vi.waitFor(() => expect(ui!.frame()).toMatch(/> delta/));
+    host.set!(['zeta', ...ITEMS]); // reloaded with one more row
+    await vi.waitFor(() => expect(ui!.frame()).toContain('zeta'));
+    expect(ui.frame()).toMatch(/> delta/);
+    // A key and a reload drawn together (a background refresh landing right after the key): the key counts.
+    ui.stdin.write('k');
+    host.set!([...ITEMS, 'zeta']);
+    await vi.waitFor(() => expect(ui!.frame()).toMatch(/> gamma/));
+    ui.stdin.write('j');
+    host.set!(['zeta', ...ITEMS]);
+    await vi.waitFor(() => expect(ui!.frame()).toMatch(/> delta/));
+    host.set!(ITEMS.filter((x) => x !== 'delta')); // gone: the nearest row
+    await vi.waitFor(() => expect(ui!.frame()).not.toContain('delta'));
+    expect(ui.frame()).toMatch(/> (gamma|beta)/);
   });
 
   it('draws coloured segments as one row, cut to the width', async () => {

@@ -22,7 +22,7 @@ function open(list: () => Promise<SystemEntry[]>, refreshS = 30) {
       const s = useSystems();
       return { s, profile: useDesk().profile.name };
     },
-    { profile: testProfile({ name: 'desk' }), options: { listProfiles: list, probeTimeoutMs: 1000, systemsRefreshS: refreshS } },
+    { profile: testProfile({ name: 'desk' }), options: { listProfiles: list, probeTimeoutMs: 5000, systemsRefreshS: refreshS } },
   );
 }
 

@@ -105,6 +105,32 @@ describe('Meds screen', () => {
     await desk.waitFor(new RegExp(`${mr.id}\\s+draft\\s+Metformin`));
   });
 
+  it('the pharmacy pick list shows when it was searched, sorts by a column (s, letter) and shows a pharmacy raw (y)', async () => {
+    desk = await openDesk({ screen: 'meds' });
+    await toReorder(desk);
+    await fillReorder(desk, 'urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH003', '');
+    let f = await desk.waitFor('Pharmacies found (M4)');
+    expect(f).toMatch(/Pharmacies found \(M4\).* \d\d:\d\d:\d\d · 1\/2/);
+    const names = () =>
+      desk!
+        .frame()
+        .split('\n')
+        .filter((l) => /^[> ] ph-\d/.test(l))
+        .map((l) => l.slice(2).split(/\s+/)[0]);
+    expect(names()).toEqual(['ph-1', 'ph-3']);
+    await desk.press('s', 'n', 's', 'n'); // by name, then reversed
+    await desk.waitFor('name ↓');
+    expect(names()).toEqual(['ph-3', 'ph-1']);
+    expect(desk.frame()).toMatch(/^> ph-1/m); // the selection stays on its row
+    await desk.press('y');
+    f = await desk.waitFor('Raw · Organization ph-1 (M4)');
+    expect(f).toContain('"resourceType": "Organization"');
+    expect(f).toContain('"Apotheek Centrum"');
+    await desk.press(KEY.esc);
+    await desk.waitFor('Pharmacies found (M4)');
+    expect(desk.sandbox.received.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
   it('several pharmacies found: pick one; an unknown identifier and a refused pharmacy id keep the form', async () => {
     desk = await openDesk({ screen: 'meds' });
     await toReorder(desk);

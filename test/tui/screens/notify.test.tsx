@@ -29,6 +29,7 @@ describe('Notify screen', () => {
     desk = await openDesk({ screen: 'notify', size: { columns: 80, rows: 24 } });
     await desk.waitFor('Sent this session (0)');
     const f = await desk.waitFor(/n\/e write/);
+    expect(f).not.toMatch(/Sent this session \(0\).*\d\d:\d\d:\d\d/); // nothing sent: no time
     expect(f).toContain('New notification (C5) — n to write');
     expect(f).toContain('Nothing sent yet in this session');
     expect(lines(f).length).toBeLessThanOrEqual(23);
@@ -53,6 +54,7 @@ describe('Notify screen', () => {
     expect(n.payload[0]!.contentString).toBe('Your results are in; no need to call.');
     expect(n.category[0]!.coding![0]!.system).toBe('portal.example.communication-category');
     expect(f).toContain('Sent this session (1)');
+    expect(f).toMatch(/Sent this session \(1\).* (\d\d:\d\d:\d\d) · 1\/1/); // the time of the last send
     expect(f).toMatch(/\d\d:\d\d:\d\d\s+201\s+emma\.jansen@example\.org\s+Lab results\s+Your results are in/);
     // Enter shows what was sent and what the portal answered; Esc goes back.
     await desk.press(KEY.enter);

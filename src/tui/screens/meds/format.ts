@@ -29,9 +29,20 @@ export function addressText(o: Organization | undefined): string {
 export const identifierText = (o: Organization) =>
   clean((o.identifier ?? []).map((i) => (i.system ? `${i.system}|${i.value}` : i.value)).join(', '));
 
-export function pharmacyLine(o: Organization, width: number): string {
-  return columns([clean(o.id), clean(o.name ?? ''), addressText(o), identifierText(o)], [8, 24, 36, 0], width);
+/** Widths of the pharmacy pick list (M4): the id in full when the row has room for it and the name. */
+export function pharmacyWidths(width: number, ids: readonly string[]): number[] {
+  return [idWidth(ids, 8, width, 24 + 2 * 3), 24, 36, 0];
 }
+
+export function pharmacyLine(o: Organization, width: number, widths: number[] = [8, 24, 36, 0]): string {
+  return columns([clean(o.id), clean(o.name ?? ''), addressText(o), identifierText(o)], widths, width);
+}
+
+export const PHARMACY_COLUMNS: readonly SortColumn<Organization>[] = [
+  { key: 'i', name: 'id', value: (o) => o.id },
+  { key: 'n', name: 'name', value: (o) => o.name },
+  { key: 'a', name: 'address', value: (o) => addressText(o) },
+];
 
 interface Layout {
   header: string[];

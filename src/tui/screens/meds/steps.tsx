@@ -13,7 +13,18 @@ import { clean, columns, jsonLines } from '../../format.js';
 import { type MedReorder, type Order, REORDER_FIELDS, type Target, periodLength } from '../../hooks/useMedReorder.js';
 import { useKeys } from '../../keys.js';
 import { useInspectKeys } from '../../inspect/context.js';
-import { MED_COLUMNS, detailLines, identifierText, medLayout, periodText, pharmacyLine, quantityText, refText } from './format.js';
+import {
+  MED_COLUMNS,
+  detailLines,
+  identifierText,
+  medLayout,
+  PHARMACY_COLUMNS,
+  periodText,
+  pharmacyLine,
+  pharmacyWidths,
+  quantityText,
+  refText,
+} from './format.js';
 
 /** `y` on a row: the M1 entry (request and pharmacy) as listed. */
 const rawRow = (row: MedicationRow) => ({
@@ -130,18 +141,37 @@ export function ReorderStep({ m, target, width, height, active }: StepProps & { 
   );
 }
 
-export function PickStep({ m, target, found, width, height, active }: StepProps & { target: Target; found: Organization[] }) {
+export function PickStep({
+  m,
+  target,
+  found,
+  at,
+  width,
+  height,
+  active,
+}: StepProps & { target: Target; found: Organization[]; at?: Date }) {
+  const widths = useMemo(
+    () =>
+      pharmacyWidths(
+        width - 2,
+        found.map((o) => clean(o.id)),
+      ),
+    [width, found],
+  );
   return (
     <ListView<Organization>
       items={found}
       width={width}
       height={height}
       title={`Pharmacies found (M4): pick one for the reorder of ${clean(target.r.id)}`}
-      header={`  ${columns(['ID', 'NAME', 'ADDRESS', 'IDENTIFIER'], [8, 24, 36, 0], width - 2)}`}
-      render={pharmacyLine}
+      header={`  ${columns(['ID', 'NAME', 'ADDRESS', 'IDENTIFIER'], widths, width - 2)}`}
+      render={(o, w) => pharmacyLine(o, w, widths)}
       itemKey={(o) => o.id}
       onOpen={m.pick}
       openLabel="pick"
+      sort={{ columns: PHARMACY_COLUMNS }}
+      refreshedAt={at}
+      raw={(o) => ({ title: `Organization ${clean(o.id)} (M4)`, value: o, name: `organization-${o.id}` })}
       active={active}
     />
   );

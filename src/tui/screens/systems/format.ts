@@ -43,21 +43,45 @@ export interface SystemsLayout {
   cells: (s: SystemStatus, current: string) => Seg[];
 }
 
-/** Columns for a row of `width`: the API and last-error columns only when there is room (the detail lines have them). */
+/** Fixed widths: environment, API, practice, portal, unread, open, uncertain (the last error takes the rest). */
+const ENV_W = 10;
+const API_W = 5;
+const PARTY_W = [11, 22];
+const COUNT_W = [4, 4, 3];
+const ERROR_MIN = 10;
+
+/**
+ * Columns for a row of `width`. Profile names are never cut when they can be shown whole: the last-error column
+ * gives way first, then the API (the detail lines below the list have both); only a terminal too narrow for
+ * the name with the reachability columns cuts it.
+ */
 export function systemsLayout(width: number, names: readonly string[]): SystemsLayout {
-  const wide = width >= 96;
-  const fixed = wide ? [10, 5, 11, 22, 4, 4, 3] : [10, 11, 22, 4, 4, 3];
-  const gaps = 2 * (fixed.length + (wide ? 1 : 0));
+  const longest = Math.max(8, ...names.map((n) => clean(n).length + 2));
+  const need = (api: boolean, err: boolean) => {
+    const cols = [ENV_W, ...(api ? [API_W] : []), ...PARTY_W, ...COUNT_W, ...(err ? [ERROR_MIN] : [])];
+    return cols.reduce((a, b) => a + b, 0) + 2 * cols.length;
+  };
+  const fits = (api: boolean, err: boolean) => longest + need(api, err) <= width;
+  const [wide, withError] = fits(true, true) ? [true, true] : fits(true, false) ? [true, false] : [false, false];
   const nameW = idWidth(
     names.map((n) => `* ${n}`),
     8,
     width,
-    fixed.reduce((a, b) => a + b, 0) + gaps + (wide ? 10 : 0),
+    need(wide, withError),
   );
-  const widths = wide ? [nameW, ...fixed, 0] : [nameW, ...fixed.slice(0, -1), 0];
-  const header = wide
-    ? ['PROFILE', 'ENV', 'API', 'PRACTICE', 'PORTAL', 'UNRD', 'OPEN', 'UNC', 'LAST ERROR']
-    : ['PROFILE', 'ENV', 'PRACTICE', 'PORTAL', 'UNRD', 'OPEN', 'UNC'];
+  const fixed = [ENV_W, ...(wide ? [API_W] : []), ...PARTY_W, ...COUNT_W];
+  const widths = withError ? [nameW, ...fixed, 0] : [nameW, ...fixed.slice(0, -1), 0];
+  const header = [
+    'PROFILE',
+    'ENV',
+    ...(wide ? ['API'] : []),
+    'PRACTICE',
+    'PORTAL',
+    'UNRD',
+    'OPEN',
+    'UNC',
+    ...(withError ? ['LAST ERROR'] : []),
+  ];
   const cells = (s: SystemStatus, current: string): Seg[] => {
     const env = s.profile?.environment ?? (s.invalid ? 'invalid' : '');
     const row: Seg[] = [
@@ -74,7 +98,7 @@ export function systemsLayout(width: number, names: readonly string[]): SystemsL
       count(s.counts?.open),
       count(s.counts?.uncertain, true),
     );
-    if (wide) row.push({ text: clean(s.lastError?.text ?? ''), color: 'red' });
+    if (withError) row.push({ text: clean(s.lastError?.text ?? ''), color: 'red' });
     return segColumns(row, widths, width);
   };
   return { header, widths, cells };

@@ -1,7 +1,7 @@
 /** Columns and details of the Meds screen (src/tui/screens/meds/format.ts). */
 import { describe, expect, it } from 'vitest';
 import type { MedicationRequest, MedicationRow, Organization } from '../../../../src/core/schemas/medication.js';
-import { addressText, detailLines, idOf, medLayout, pharmacyLine } from '../../../../src/tui/screens/meds/format.js';
+import { addressText, detailLines, idOf, medLayout, pharmacyLine, pharmacyWidths } from '../../../../src/tui/screens/meds/format.js';
 
 const org: Organization = {
   resourceType: 'Organization',
@@ -47,5 +47,14 @@ describe('meds format', () => {
     expect(detailLines(r, undefined).some((l) => l.startsWith('  address'))).toBe(false);
     expect(idOf('Organization/ph-2', 'Organization')).toBe('ph-2');
     expect(idOf('Patient/ph-2', 'Organization')).toBeUndefined();
+  });
+
+  it('a pharmacy id is never cut when the row has room for it and the name', () => {
+    const long = 'pharmacy-0123456789-abcdef';
+    const widths = pharmacyWidths(100, ['ph-1', long]);
+    expect(widths[0]).toBe(long.length);
+    expect(pharmacyLine({ ...org, id: long }, 100, widths)).toMatch(new RegExp(`^${long}\\s+Apotheek Centrum`));
+    expect(pharmacyWidths(100, ['ph-1'])[0]).toBe(8);
+    expect(pharmacyWidths(30, [long])[0]).toBeLessThan(long.length); // too narrow: it gives way to the name
   });
 });
