@@ -63,6 +63,21 @@ export function duration(ms: number): string {
 }
 
 /** One check's line: `  ✓ A1-types          42 ms  A1 answers …`. */
+/**
+ * What a live run prints per result: the area's heading when the area changes (results come in area order),
+ * then the result's row.
+ */
+export function liveRows(out: (line: string) => void, s: TableStyle): (r: Row) => void {
+  let area: string | undefined;
+  return (r) => {
+    if (r.area !== area) {
+      area = r.area;
+      out(areaHeading(area, s));
+    }
+    out(row(r, s));
+  };
+}
+
 export function row(r: Row, s: TableStyle): string {
   const ran = r.result !== 'skip' && r.result !== 'omit';
   const rest = `${r.id.padEnd(s.idWidth)}  ${(ran ? duration(r.durationMs) : '').padStart(7)}  `;

@@ -5,7 +5,7 @@
  * piped, JUnit XML with `--junit <file>`. Exit 0, or 7 when a check failed or errored.
  */
 import { Command } from 'commander';
-import type { CheckReport, CheckResult } from '../../core/check/model.js';
+import type { CheckReport } from '../../core/check/model.js';
 import type { Profile } from '../../profiles/schema.js';
 import { type Context, action } from '../context.js';
 import { collectList, flagOf, positiveInt, systemCode } from '../options.js';
@@ -81,18 +81,11 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
   const junitFile = opts.junit === undefined ? undefined : await openReportFile(opts.junit);
 
   const table = ctx.format === 'table';
-  const { areaHeading, profilesTable, row, summaryLine } = await import('../results-table.js');
+  const { liveRows, profilesTable, summaryLine } = await import('../results-table.js');
   const style = { color: ctx.color, width: ctx.width, idWidth: Math.max(...selected.map((c) => c.id.length)) };
   const live = table && !several;
   if (live) ctx.out(header(profiles[0]!, !!opts.write));
-  let area: string | undefined;
-  const onResult = (r: CheckResult) => {
-    if (r.area !== area) {
-      area = r.area;
-      ctx.out(areaHeading(area, style));
-    }
-    ctx.out(row(r, style));
-  };
+  const onResult = liveRows(ctx.out, style);
 
   const dir = await ctx.configDir();
   const observe = await ctx.observer();

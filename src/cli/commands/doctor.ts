@@ -5,7 +5,6 @@
  * `--json` or when piped. Exit 0, or 7 when a step failed or errored.
  */
 import { Command } from 'commander';
-import type { DoctorResult } from '../../core/doctor/model.js';
 import { type Context, action } from '../context.js';
 import { collectList } from '../options.js';
 
@@ -35,19 +34,12 @@ async function runDoctorCommand(ctx: Context, opts: DoctorCliOptions): Promise<v
   const { profileEntries } = await import('../profile-selection.js');
   const { several, entries } = await profileEntries(ctx, opts);
   const { runDoctor } = await import('../../core/doctor/index.js');
-  const { areaHeading, profilesTable, row, summaryLine } = await import('../results-table.js');
+  const { liveRows, profilesTable, summaryLine } = await import('../results-table.js');
   const table = ctx.format === 'table';
   const live = table && !several;
   const style = { color: ctx.color, width: ctx.width, idWidth: 18, passText: 'findings' as const, noun: 'steps' };
   if (live) ctx.out(`pdesk doctor · profile ${entries[0]!.name}`);
-  let area: string | undefined;
-  const onResult = (r: DoctorResult) => {
-    if (r.area !== area) {
-      area = r.area;
-      ctx.out(areaHeading(area, style));
-    }
-    ctx.out(row(r, style));
-  };
+  const onResult = liveRows(ctx.out, style);
   const dir = await ctx.configDir();
   const observe = await ctx.observer();
   const reports = await Promise.all(

@@ -31,6 +31,29 @@ async function accepted(c: CheckContext, op: OpId, call: Parameters<CheckContext
 
 const chatNeeds = ['patient', 'encounter'] as const;
 
+/**
+ * C1 (patient to practice system) or C3 (practice system to patient): send one message in the test chat, list it
+ * as created, and return its id.
+ */
+async function sendMessage(c: CheckContext, op: 'C1' | 'C3'): Promise<string> {
+  const { patient, role } = await parties(c);
+  const thread = c.input('encounter');
+  const toPractice = op === 'C1';
+  const body = buildChatMessage(c.profile, {
+    thread,
+    text: toPractice ? CHECK_TEXT.message : CHECK_TEXT.reply,
+    sender: toPractice ? patient : role,
+    recipient: toPractice ? role : patient,
+    subject: patient,
+    topic: CHECK_TEXT.topic,
+  });
+  const res = await accepted(c, op, { body });
+  const where = toPractice ? 'at the practice system' : 'at the portal';
+  c.run.recordCreated({ resource: `Communication/${body.id}`, op, check: c.info.id, note: `in chat ${thread}, ${where}` });
+  c.note(`sent Communication/${body.id} to ${toPractice ? role : patient} in chat ${thread} (${statusLine(res.status)}).`);
+  return body.id;
+}
+
 export const chatChecks = [
   defineCheck({
     id: 'C1-send',
@@ -40,25 +63,7 @@ export const chatChecks = [
     needs: [...chatNeeds],
     write: true,
     async run(c) {
-      const { patient, role } = await parties(c);
-      const thread = c.input('encounter');
-      const body = buildChatMessage(c.profile, {
-        thread,
-        text: CHECK_TEXT.message,
-        sender: patient,
-        recipient: role,
-        subject: patient,
-        topic: CHECK_TEXT.topic,
-      });
-      const res = await accepted(c, 'C1', { body });
-      c.data.c1 = { id: body.id };
-      c.run.recordCreated({
-        resource: `Communication/${body.id}`,
-        op: 'C1',
-        check: c.info.id,
-        note: `in chat ${thread}, at the practice system`,
-      });
-      c.note(`sent Communication/${body.id} to ${role} in chat ${thread} (${statusLine(res.status)}).`);
+      c.data.c1 = { id: await sendMessage(c, 'C1') };
     },
   }),
   defineCheck({
@@ -69,19 +74,7 @@ export const chatChecks = [
     needs: [...chatNeeds],
     write: true,
     async run(c) {
-      const { patient, role } = await parties(c);
-      const thread = c.input('encounter');
-      const body = buildChatMessage(c.profile, {
-        thread,
-        text: CHECK_TEXT.reply,
-        sender: role,
-        recipient: patient,
-        subject: patient,
-        topic: CHECK_TEXT.topic,
-      });
-      const res = await accepted(c, 'C3', { body });
-      c.run.recordCreated({ resource: `Communication/${body.id}`, op: 'C3', check: c.info.id, note: `in chat ${thread}, at the portal` });
-      c.note(`sent Communication/${body.id} to ${patient} in chat ${thread} (${statusLine(res.status)}).`);
+      await sendMessage(c, 'C3');
     },
   }),
   defineCheck({
