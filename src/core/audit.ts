@@ -14,7 +14,7 @@
  * registered secrets of src/core/redact.ts and the credential headers of the request); the profile's
  * `audit.bodies: false` leaves the body out (the hash stays).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -127,30 +127,47 @@ export function redactBody(text: string, headers: Record<string, string>): strin
   return out;
 }
 
-/** One record as its NDJSON line (without the newline). */
-export function auditLine(profile: Profile, e: AuditEntry, o: { bodies: boolean; user?: string }): string {
-  const rec: AuditRecord = {
-    at: isoAt(e.startedAt),
-    user: o.user ?? osUser(),
+/** The part of a record that is the same for every write of one request line: user, profile, operation, URL. */
+let fixed: { profile: Profile; user: string; op?: OpId; method: string; url: string; text: string } | undefined;
+function fixedPart(profile: Profile, user: string, op: OpId | undefined, method: string, url: string): string {
+  const f = fixed;
+  if (f && f.profile === profile && f.user === user && f.op === op && f.method === method && f.url === url) return f.text;
+  const text = JSON.stringify({
+    user,
     profile: profile.name,
     ...(profile.environment ? { environment: profile.environment } : {}),
-    ...(e.op ? { op: e.op } : {}),
-    method: e.method,
-    url: redact(e.url),
-    ...(e.status !== undefined ? { status: e.status } : {}),
-    ...(e.error ? { error: { ...e.error, message: redact(e.error.message) } } : {}),
-    ms: e.ms,
-    ...(e.bodyText !== undefined ? { bodySha256: createHash('sha256').update(e.bodyText, 'utf8').digest('hex') } : {}),
-  };
-  const head = JSON.stringify(rec);
-  if (e.bodyText === undefined || !o.bodies) return head;
+    ...(op ? { op } : {}),
+    method,
+    url,
+  }).slice(1, -1);
+  fixed = { profile, user, op, method, url, text };
+  return text;
+}
+
+/** A number as JSON.stringify writes it. */
+const num = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
+
+/**
+ * One record as its NDJSON line (without the newline), keys in AuditRecord's order. Built by hand: a bulk send
+ * writes one per row, and the part that is the same for every row of a run is stringified once.
+ */
+export function auditLine(profile: Profile, e: AuditEntry, o: { bodies: boolean; user?: string }): string {
+  let line = `{"at":"${isoAt(e.startedAt)}",${fixedPart(profile, o.user ?? osUser(), e.op, e.method, redact(e.url))}`;
+  if (e.status !== undefined) line += `,"status":${num(e.status)}`;
+  if (e.error) line += `,"error":${JSON.stringify({ ...e.error, message: redact(e.error.message) })}`;
+  line += `,"ms":${num(e.ms)}`;
+  if (e.bodyText === undefined) return `${line}}`;
+  // crypto.hash: one call, a fifth of createHash's cost; a string is hashed as its UTF-8 bytes, as it was sent.
+  line += `,"bodySha256":"${hash('sha256', e.bodyText)}"`;
+  if (!o.bodies) return `${line}}`;
   const text = redactBody(e.bodyText, e.headers);
-  // JSON pdesk stringified is one line and stays JSON when a secret inside a string is replaced: embedded as is
-  // (no second parse per row in a bulk send). Anything else is checked, and kept as a string if it is not JSON.
+  // JSON pdesk stringified is one line (JSON.stringify writes no line break) and stays JSON when a secret inside a
+  // string is replaced: embedded as is (no second parse per row in a bulk send). Anything else is checked, and
+  // kept as a string if it is not JSON.
   let body: string;
-  if (e.bodyIsJson && !/[\r\n]/.test(text) && (text === e.bodyText || isJson(text))) body = text;
+  if (e.bodyIsJson && (text === e.bodyText || isJson(text))) body = text;
   else body = isJson(text) ? JSON.stringify(JSON.parse(text)) : JSON.stringify(text);
-  return `${head.slice(0, -1)},"body":${body}}`;
+  return `${line},"body":${body}}`;
 }
 
 function isJson(text: string): boolean {

@@ -53,6 +53,17 @@ export interface CallOptions {
   params?: Record<string, string>;
   query?: ReadonlyArray<readonly [string, string]>;
   body?: unknown;
+  /**
+   * The body as JSON text already, sent as is instead of `body` (a bulk send writes each row's text from one
+   * validated shape). It must be JSON: the audit trail embeds it as JSON, a dry run parses it to print it.
+   */
+  json?: string;
+  /**
+   * The caller needs the status only (a bulk send): a success body is not parsed (JSON.parse of a created resource
+   * costs more than the rest of the client), only checked to look like JSON (an object or array, or nothing), and
+   * `body` is undefined. An error answer is parsed as ever, for its OperationOutcome.
+   */
+  statusOnly?: boolean;
   /** A read a write depends on (M2 before M3): sent even under --dry-run, since it changes nothing. */
   readForWrite?: boolean;
   signal?: AbortSignal;
@@ -138,6 +149,22 @@ export function isWrite(method: string): boolean {
   return !SAFE_METHODS.has(method.toUpperCase());
 }
 
+/** Empty, or an object or array by its first and last characters: JSON as far as a status-only caller checks. */
+function looksLikeJson(text: string): boolean {
+  const t = text.trim();
+  if (t === '') return true;
+  const a = t[0];
+  const z = t[t.length - 1];
+  return (a === '{' && z === '}') || (a === '[' && z === ']');
+}
+
+/** A success answer whose body is not JSON. */
+function notJson(res: { text: string; headers: Record<string, string> }): ContractError {
+  return new ContractError('$', `the body is not JSON (content-type ${redact(res.headers['content-type'] ?? 'none')})`, [
+    excerpt(redact(res.text)),
+  ]);
+}
+
 function kB(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
 }
@@ -202,7 +229,7 @@ export class PdeskClient {
   /** Send one interface operation. */
   async call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
     const route = resolveRoute(this.profile, opId, o.params, o.query);
-    const hasBody = o.body !== undefined;
+    const hasBody = o.body !== undefined || o.json !== undefined;
     // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
     // write refused under read-only.
     const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
@@ -324,12 +351,15 @@ export class PdeskClient {
 
   private async exchange(
     d: RequestDescription & { party: Party },
-    o: { readForWrite?: boolean; signal?: AbortSignal; audited?: (durable: Promise<void>) => void },
+    o: { readForWrite?: boolean; signal?: AbortSignal; audited?: (durable: Promise<void>) => void; json?: string; statusOnly?: boolean },
   ): Promise<ApiResult> {
     const { party, ...desc } = d;
+    if (o.json !== undefined) desc.body = undefined;
+    /** The request as --dry-run and a confirmation show it: redacted, a JSON text body parsed. */
+    const describe = () => this.describe(o.json !== undefined ? { ...desc, body: JSON.parse(o.json) } : desc);
     // --dry-run first: the request is printed even where it would be refused.
     if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) {
-      const request = this.describe(desc);
+      const request = describe();
       this.opts.onDryRun?.(request);
       throw new DryRunStop(request);
     }
@@ -339,14 +369,18 @@ export class PdeskClient {
     // operator confirms a write on production (the CLI's beforeWrite) before anything goes out.
     const audit = write ? await this.audit() : undefined;
     await audit?.ready();
-    if (write && this.opts.beforeWrite)
+    if (write && this.opts.beforeWrite) {
+      // The redacted request is built only if the hook reads it (a bulk send asks the hook for every row).
       await this.opts.beforeWrite({
-        request: this.describe(desc),
+        get request() {
+          return describe();
+        },
         what: this.what(d.op, d.method, d.url),
         target: this.splitUrl(d.url).base,
       });
+    }
     const log = this.opts.log;
-    const bodyText = d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body);
+    const bodyText = o.json ?? (d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body));
     if (log) {
       log(`→ ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}${bodyText ? ` (${kB(Buffer.byteLength(bodyText))})` : ''}`);
       for (const [k, v] of Object.entries(redactHeaders(d.headers))) log(`  ${headerName(k)}: ${v}`);
@@ -361,7 +395,7 @@ export class PdeskClient {
         url: d.url,
         headers: d.headers,
         bodyText,
-        bodyIsJson: typeof d.body !== 'string',
+        bodyIsJson: o.json !== undefined || typeof d.body !== 'string',
         startedAt: started,
         ...outcome,
       });
@@ -421,6 +455,10 @@ export class PdeskClient {
     log?.(
       `← ${statusLine(res.status)} (${res.ms} ms, ${kB(Buffer.byteLength(res.text))}${res.attempts > 1 ? `, ${res.attempts} attempts` : ''})`,
     );
+    if (o.statusOnly && res.status < 400) {
+      if (!looksLikeJson(res.text)) throw notJson(res);
+      return { status: res.status, headers: res.headers, body: undefined };
+    }
     let body: unknown;
     let parsed = false;
     if (res.text.trim() !== '') {
@@ -449,10 +487,7 @@ export class PdeskClient {
       for (const [i, line] of err.details.entries()) err.details[i] = redact(line);
       throw err;
     }
-    if (res.text.trim() !== '' && !parsed)
-      throw new ContractError('$', `the body is not JSON (content-type ${redact(res.headers['content-type'] ?? 'none')})`, [
-        excerpt(redact(res.text)),
-      ]);
+    if (res.text.trim() !== '' && !parsed) throw notJson(res);
     return { status: res.status, headers: res.headers, body };
   }
 

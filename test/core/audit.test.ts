@@ -100,6 +100,39 @@ describe('auditLine', () => {
   });
 });
 
+describe('auditLine writes what JSON.stringify of the record would, key for key and byte for byte', () => {
+  const reference = (p: Profile, e: Parameters<typeof auditLine>[1], user: string) =>
+    JSON.stringify({
+      at: new Date(e.startedAt).toISOString(),
+      user,
+      profile: p.name,
+      ...(p.environment ? { environment: p.environment } : {}),
+      ...(e.op ? { op: e.op } : {}),
+      method: e.method,
+      url: e.url,
+      ...(e.status !== undefined ? { status: e.status } : {}),
+      ...(e.error ? { error: e.error } : {}),
+      ms: e.ms,
+      ...(e.bodyText !== undefined ? { bodySha256: createHash('sha256').update(e.bodyText).digest('hex') } : {}),
+    });
+  const prod = Profile.parse({ ...sandboxProfile('http://h'), name: 'p1', environment: 'production' });
+  const plain = Profile.parse({ ...sandboxProfile('http://h'), name: 'p2' });
+  const base = { method: 'POST', url: 'http://h/portal/Communication', headers: {}, startedAt: Date.UTC(2026, 0, 2, 3, 4, 5, 6), ms: 7 };
+  const entries: Array<[Profile, Parameters<typeof auditLine>[1]]> = [
+    [prod, { ...base, op: 'C5', status: 201, bodyText: '{"a":"\u00e9"}' }],
+    [prod, { ...base, op: 'C5', status: 201, url: 'http://h/portal/Communication?x="q"', bodyText: 'é' }],
+    [plain, { ...base, op: 'C5', status: 201 }],
+    [plain, { ...base, method: 'PATCH', status: 500, ms: 0 }],
+    [prod, { ...base, op: 'A6', error: { name: 'NetworkError', message: 'reset "x"', code: 'ECONNRESET' } }],
+    [prod, { ...base, op: 'C5', status: 201, bodyText: '{"a":"\u00e9"}' }],
+  ];
+  it('for each record, in turns that change the profile, operation, method and URL between writes', () => {
+    for (const [p, e] of entries) expect(auditLine(p, e, { bodies: false, user: 'ann' })).toBe(reference(p, e, 'ann'));
+    // The user too: the same write by another user.
+    expect(auditLine(prod, entries[0]![1], { bodies: false, user: 'bob' })).toBe(reference(prod, entries[0]![1], 'bob'));
+  });
+});
+
 describe('AuditLog', () => {
   it('makes the folder 0700 and the file 0600; records are on disk when record() resolves, concurrent ones in one fsync', async () => {
     const dir = tempDir();

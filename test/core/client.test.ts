@@ -330,3 +330,56 @@ describe('--dry-run', () => {
     expect(s.received.map((r) => r.url)).toEqual(['/MedicationRequest/mr-1']);
   });
 });
+
+describe('a body given as JSON text, and a status-only answer (what a bulk send uses)', () => {
+  const text = '{"resourceType":"Communication","note":"é \\" \\\\ \\u2028"}';
+
+  it('`json` is sent byte for byte with the FHIR content type; `statusOnly` leaves a success body unparsed', async () => {
+    const s = await stubServer((_q, res) => res.writeHead(201, { 'content-type': 'application/fhir+json' }).end('{"id":"n1"}'));
+    const res = await clientFor(s.url).call('C5', { json: text, statusOnly: true });
+    expect(res).toMatchObject({ status: 201, body: undefined });
+    expect(s.received[0]).toMatchObject({ method: 'POST', url: '/Communication', body: text });
+    expect(s.received[0]!.headers['content-type']).toBe('application/fhir+json');
+    // The same answer without statusOnly is parsed.
+    expect((await clientFor(s.url).call('C5', { json: text })).body).toEqual({ id: 'n1' });
+  });
+
+  it('`statusOnly`: a success body that is not an object or array is a ContractError; an empty one is fine', async () => {
+    const s = await stubServer((_q, res, { n }) =>
+      n === 1 ? res.writeHead(201, { 'content-type': 'text/html' }).end('<html>proxy</html>') : res.writeHead(201).end(),
+    );
+    const e = await failure(clientFor(s.url).call('C5', { json: text, statusOnly: true }));
+    expect(e).toBeInstanceOf(ContractError);
+    expect(e.message).toContain('the body is not JSON (content-type text/html)');
+    expect((await clientFor(s.url).call('C5', { json: text, statusOnly: true })).status).toBe(201);
+  });
+
+  it('`statusOnly`: an error answer is still read for its OperationOutcome', async () => {
+    const s = await stubServer((_q, res) =>
+      res
+        .writeHead(422, { 'content-type': 'application/fhir+json' })
+        .end(
+          JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', diagnostics: 'bad address' }] }),
+        ),
+    );
+    const e = await failure(clientFor(s.url).call('C5', { json: text, statusOnly: true }));
+    expect(e).toBeInstanceOf(HttpError);
+    expect((e as HttpError).details.join('\n')).toContain('error invalid: bad address');
+  });
+
+  it('under --dry-run, and to a confirmation hook, the JSON text shows as the parsed body', async () => {
+    const s = await stubServer((_q, res) => res.writeHead(500).end());
+    const stop = await dryRunStop(clientFor(s.url, { dryRun: true }).call('C5', { json: text }));
+    expect(stop.request.body).toEqual(JSON.parse(text));
+    const seen: unknown[] = [];
+    const c = clientFor(s.url, {
+      beforeWrite: (w) => {
+        seen.push(w.request.body, w.what);
+        throw new Error('declined');
+      },
+    });
+    expect((await failure(c.call('C5', { json: text }))).message).toBe('declined');
+    expect(seen).toEqual([JSON.parse(text), 'C5 (POST /Communication)']);
+    expect(s.received).toEqual([]);
+  });
+});

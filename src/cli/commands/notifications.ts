@@ -145,7 +145,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
       readOnly: ctx.dryRun,
       rate: rateArg ?? profile.bulk?.rate,
     },
-    { profile, warn, send: (body, audited) => client.call('C5', { body, audited }) },
+    { profile, warn, send: (json, audited) => client.call('C5', { json, audited, statusOnly: true }) },
   );
 
   if (ctx.dryRun) {

@@ -89,10 +89,11 @@ export interface BulkInput {
 export interface BulkDeps {
   profile: Profile;
   /**
-   * Send one notification; throws HttpError / NetworkError as the core client does. `audited` receives the
-   * durability of the request's audit record (CallOptions.audited), which the run awaits before the row counts.
+   * Send one notification, given as its JSON text (CallOptions.json); throws HttpError / NetworkError as the core
+   * client does. `audited` receives the durability of the request's audit record (CallOptions.audited), which
+   * the run awaits before the row counts.
    */
-  send: (body: Notification, audited: (durable: Promise<void>) => void) => Promise<{ status: number }>;
+  send: (json: string, audited: (durable: Promise<void>) => void) => Promise<{ status: number }>;
   warn: (line: string) => void;
 }
 
@@ -184,6 +185,34 @@ export function defaultJournalPath(configDir: string, profile: string, csv: stri
 /** `<name>.journal.ndjson` → `<name>.failed.csv`; any other journal name → `<journal>.failed.csv`. */
 export function failedCsvPath(journal: string): string {
   return journal.endsWith('.journal.ndjson') ? `${journal.slice(0, -'.journal.ndjson'.length)}.failed.csv` : `${journal}.failed.csv`;
+}
+
+/** Stand-ins for the three strings of a row, each found once in the stringified shape. */
+const SLOTS = ['\u0000pdesk:email\u0000', '\u0000pdesk:topic\u0000', '\u0000pdesk:text\u0000'] as const;
+
+/**
+ * A notification's JSON text in four pieces around its address, topic and text: `frame[0] + JSON.stringify(email)
+ * + frame[1] + …` is JSON.stringify of the same notification with those three strings.
+ */
+export function frameOf(n: Notification): string[] {
+  const patient = n.contained[0]!;
+  const text = JSON.stringify({
+    ...n,
+    contained: [{ ...patient, telecom: [{ ...patient.telecom[0]!, value: SLOTS[0] }] }],
+    topic: { text: SLOTS[1] },
+    payload: [{ contentString: SLOTS[2] }],
+  });
+  const frame: string[] = [];
+  let from = 0;
+  for (const slot of SLOTS) {
+    const quoted = JSON.stringify(slot);
+    const at = text.indexOf(quoted, from);
+    if (at < 0 || text.indexOf(quoted, at + 1) >= 0) throw new Error(`frameOf: ${quoted} not found once in order`);
+    frame.push(text.slice(from, at));
+    from = at + quoted.length;
+  }
+  frame.push(text.slice(from));
+  return frame;
 }
 
 /** A counting semaphore: at most `size` holders at once; the others wait in line. */
@@ -382,38 +411,40 @@ export class BulkSend {
 
   private semaphores: Semaphore[] = [];
 
-  /** The first body, built and validated by the core builder; later rows reuse its shape. */
-  private shape?: Notification;
+  /**
+   * The first row's body, built and validated by the core builder, as JSON text cut around the three strings that
+   * differ from row to row (address, topic, text): later rows are that text with their own three strings put in,
+   * the same bytes JSON.stringify would write for the same shape with those strings.
+   */
+  private frame?: string[];
 
-  /** The notification of a row, or why the row cannot be sent. */
-  private body(fields: string[]): Notification | string {
-    if (fields.length !== this.header.length) return `the row has ${fields.length} fields, the header has ${this.header.length}`;
+  /** The notification of a row as its JSON text, or why the row cannot be sent (`{ reason }`). */
+  private body(fields: string[]): string | { reason: string } {
+    if (fields.length !== this.header.length)
+      return { reason: `the row has ${fields.length} fields, the header has ${this.header.length}` };
     const email = (fields[this.emailIndex] ?? '').trim();
-    if (!email) return `no email address in column "${this.input.emailColumn}"`;
-    const bad = () => `"${oneLine(email, 100)}" in column "${this.input.emailColumn}" is not an email address`;
+    if (!email) return { reason: `no email address in column "${this.input.emailColumn}"` };
+    const bad = () => ({ reason: `"${oneLine(email, 100)}" in column "${this.input.emailColumn}" is not an email address` });
     const topic = this.topicT.render(fields);
     const text = this.textT.render(fields);
-    const s = this.shape;
-    if (!s) {
+    let f = this.frame;
+    if (!f) {
+      let shape: Notification;
       try {
-        this.shape = buildNotification(this.deps.profile, { email, topic, text });
-        return this.shape;
+        shape = buildNotification(this.deps.profile, { email, topic, text });
       } catch (e) {
         if (e instanceof BodyError && /telecom/.test(e.path)) return bad();
-        if (e instanceof PdeskError) return oneLine(e.message);
+        if (e instanceof PdeskError) return { reason: oneLine(e.message) };
         throw e;
       }
+      f = this.frame = frameOf(shape);
+      return JSON.stringify(shape);
     }
-    // Only the three strings differ from row to row: the address gets the schema's own check, and the rest
-    // of the body is the validated shape (a full zod parse per row costs more than the rest of the row).
+    // Only the three strings differ from row to row: the address gets the schema's own check, and the rest of
+    // the body is the validated shape (a full zod parse, or building and stringifying the object, per row costs
+    // more than the rest of the row).
     if (!EmailAddress.safeParse(email).success) return bad();
-    const patient = s.contained[0]!;
-    return {
-      ...s,
-      contained: [{ ...patient, telecom: [{ ...patient.telecom[0]!, value: email }] }],
-      topic: { text: topic },
-      payload: [{ contentString: text }],
-    };
+    return f[0]! + JSON.stringify(email) + f[1]! + JSON.stringify(topic) + f[2]! + JSON.stringify(text) + f[3]!;
   }
 
   /** Dry run: the body of the first row that a run would send, or undefined when there is none. */
@@ -424,7 +455,7 @@ export class BulkSend {
         if (st === RowState.ok) continue;
         if (isUncertain(st) && !this.input.resendUncertain) continue;
         const body = this.body(rec);
-        if (typeof body !== 'string') return { row: n, body };
+        if (typeof body === 'string') return { row: n, body: JSON.parse(body) as Notification };
       }
     } finally {
       this.unlock?.();
@@ -520,7 +551,7 @@ export class BulkSend {
     // LOOKAHEAD_FACTOR × concurrency rows ahead), so the fsync is off the request path; then the row waits for a
     // request slot and its turn under the rate, and a `started` line is written (no fsync) just before its request.
     const limiter = this.limiter;
-    const sendRow = async (row: number, hash: string, fields: string[], body: Notification) => {
+    const sendRow = async (row: number, hash: string, fields: string[], body: string) => {
       let aheadHeld = true;
       const releaseAhead = () => {
         if (aheadHeld) {
@@ -663,11 +694,11 @@ export class BulkSend {
         }
         c.seen++;
         const body = this.body(fields);
-        if (typeof body === 'string') {
+        if (typeof body !== 'string') {
           track(
             (async () => {
               try {
-                await settle(n, hash, fields, { state: 'failed', reason: body });
+                await settle(n, hash, fields, { state: 'failed', reason: body.reason });
               } finally {
                 lookahead.release();
               }
