@@ -4,10 +4,11 @@
  * folder (mode 0600, folder 0700), appended by the client where it sends (src/core/client.ts), so every face is
  * covered. A record is written and fsynced before the call returns to its caller, whatever the outcome: the
  * HTTP status, or the error when there was no answer (network error, time-out, abandoned); a bulk send takes the
- * durability over (CallOptions.audited) and counts the row once it is on disk. Each record goes out in one O_APPEND
- * write as soon as it is made (a killed process keeps it), so several processes (a TUI and a command) can share
- * the file; records share fsyncs (group commit: the bulk journal's writer, src/core/bulk/journal.ts). A crash mid-write leaves a torn last
- * line: readers skip it with a warning (src/core/ndjson.ts), and the next writer ends it first.
+ * durability over (CallOptions.audited) and counts the row once it is on disk. The records made in one event-loop
+ * turn go out at its end in one O_APPEND write (a killed process keeps them), so several processes (a TUI and a
+ * command) can share the file; records share fsyncs (group commit: the bulk journal's writer,
+ * src/core/bulk/journal.ts). A crash mid-write leaves a torn last line: readers skip it with a warning
+ * (src/core/ndjson.ts), and the next writer ends it first.
  *
  * A record: time (the request's start), operating-system user, profile, environment, operation id, method, URL,
  * status or error, duration, a SHA-256 of the exact bytes sent, and the body with secrets redacted (the
@@ -21,6 +22,7 @@ import { dirname, join } from 'node:path';
 import type { Profile } from '../profiles/schema.js';
 import { JournalWriter } from './bulk/journal.js';
 import { ConfigError } from './errors.js';
+import { isoTime } from './iso-time.js';
 import { readNdjson } from './ndjson.js';
 import type { OpId } from './ops.js';
 import { REDACTED, isSecretHeader, redact } from './redact.js';
@@ -101,17 +103,6 @@ function secretHeader(name: string): boolean {
   return secret;
 }
 
-let isoMs = Number.NaN;
-let isoText = '';
-/** `new Date(ms).toISOString()`, remembered for the last instant asked (a bulk send asks it thousands of times a second). */
-function isoAt(ms: number): string {
-  if (ms !== isoMs) {
-    isoText = new Date(ms).toISOString();
-    isoMs = ms;
-  }
-  return isoText;
-}
-
 /**
  * A body with secrets replaced: the registered ones, and the credentials of this request's own headers
  * (`Authorization: Bearer <token>` → the token), which are registered as well when pdesk resolved them.
@@ -152,7 +143,7 @@ const num = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
  * writes one per row, and the part that is the same for every row of a run is stringified once.
  */
 export function auditLine(profile: Profile, e: AuditEntry, o: { bodies: boolean; user?: string }): string {
-  let line = `{"at":"${isoAt(e.startedAt)}",${fixedPart(profile, o.user ?? osUser(), e.op, e.method, redact(e.url))}`;
+  let line = `{"at":"${isoTime(e.startedAt)}",${fixedPart(profile, o.user ?? osUser(), e.op, e.method, redact(e.url))}`;
   if (e.status !== undefined) line += `,"status":${num(e.status)}`;
   if (e.error) line += `,"error":${JSON.stringify({ ...e.error, message: redact(e.error.message) })}`;
   line += `,"ms":${num(e.ms)}`;
@@ -244,21 +235,26 @@ export class AuditLog {
   }
 
   /**
-   * Append one write's record; resolves once it is on disk (fsync), rejects when it cannot be written. The line
-   * is written before this returns (once the trail is open, which the client makes sure of before it sends), so
-   * a process killed after it has the record even when its fsync was still to come.
+   * Append one write's record; resolves once it is on disk (fsync), rejects when it cannot be written. The line is
+   * written at the end of the event-loop turn, with the other records of that turn in one write (or sooner, by
+   * `flush`), so a process killed after that has the record even when its fsync was still to come.
    */
   record(e: AuditEntry): Promise<void> {
     try {
       const line = auditLine(this.profile, e, { bodies: this.bodies });
-      if (this.opened) return this.opened.appendNow(line);
-      return this.ready().then((w) => w.appendNow(line));
+      if (this.opened) return this.opened.append(line);
+      return this.ready().then((w) => w.append(line));
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
   private opened?: JournalWriter;
+
+  /** Write the records appended so far now, rather than at the end of the turn. */
+  flush(): void {
+    this.opened?.flush();
+  }
 
   async close(): Promise<void> {
     const w = this.writer;

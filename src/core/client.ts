@@ -34,6 +34,22 @@ export interface WriteDescription {
 }
 
 /**
+ * A WriteDescription whose redacted request is built when read. The getter is on the class, not on each object:
+ * an object literal with its own getter, made per request, was kept by V8 past its young generation (a bulk send
+ * promoted ~1.7 kB a row more, 14 MB more at its peak).
+ */
+class PendingWrite implements WriteDescription {
+  constructor(
+    private readonly describe: () => RequestDescription,
+    readonly what: string,
+    readonly target: string,
+  ) {}
+  get request(): RequestDescription {
+    return this.describe();
+  }
+}
+
+/**
  * Control flow, not an error: under --dry-run the client hands the request it would have sent to
  * `ClientOptions.onDryRun`, then throws this to stop the command before anything is sent or printed as done.
  * The entry point ends the run with exit 0 when it sees it; the request rides along for callers without a sink.
@@ -173,6 +189,7 @@ export class PdeskClient {
   readonly transport: Transport;
   private readonly tlsCache = new Map<Party, TlsFiles | undefined>();
   private auditLog?: Promise<import('./audit.js').AuditLog>;
+  private auditOpened?: import('./audit.js').AuditLog;
 
   constructor(
     readonly profile: Profile,
@@ -341,8 +358,19 @@ export class PdeskClient {
     const a = this.opts.audit;
     if (!a) return undefined;
     // Loaded on the first write only: read commands never load it.
-    this.auditLog ??= import('./audit.js').then(({ AuditLog }) => new AuditLog(a.dir, this.profile));
+    this.auditLog ??= import('./audit.js').then(({ AuditLog }) => {
+      this.auditOpened = new AuditLog(a.dir, this.profile);
+      return this.auditOpened;
+    });
     return this.auditLog;
+  }
+
+  /**
+   * Write the audit records of the writes answered so far now, rather than at the end of the event-loop turn: a
+   * bulk send calls it before each write of its journal, so that no row's outcome is on disk before its audit record.
+   */
+  flushAudit(): void {
+    this.auditOpened?.flush();
   }
 
   describe(d: RequestDescription): RequestDescription {
@@ -371,13 +399,7 @@ export class PdeskClient {
     await audit?.ready();
     if (write && this.opts.beforeWrite) {
       // The redacted request is built only if the hook reads it (a bulk send asks the hook for every row).
-      await this.opts.beforeWrite({
-        get request() {
-          return describe();
-        },
-        what: this.what(d.op, d.method, d.url),
-        target: this.splitUrl(d.url).base,
-      });
+      await this.opts.beforeWrite(new PendingWrite(describe, this.what(d.op, d.method, d.url), this.splitUrl(d.url).base));
     }
     const log = this.opts.log;
     const bodyText = o.json ?? (d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body));
@@ -508,6 +530,7 @@ export class PdeskClient {
     await this.transport.close();
     const audit = this.auditLog;
     this.auditLog = undefined;
+    this.auditOpened = undefined;
     if (audit) await (await audit.catch(() => undefined))?.close();
   }
 }

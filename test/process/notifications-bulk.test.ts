@@ -58,13 +58,17 @@ describe.concurrent('bulk send interrupted (a process)', () => {
       readAudit(auditPath(env.configDir, 'sandbox')).records.map((r) => (r.body as Sent).contained[0]!.telecom[0]!.value),
     );
 
+    // No row is acknowledged in the journal without its request's audit record (written first, in the same turn).
+    for (const row of acknowledged) expect(auditedEmails.has(`user${row}@example.org`)).toBe(true);
+
     const second = await env.run(send(csv));
     const s2 = second.json();
     expect(s2.skipped).toBe(acknowledged.size);
     expect(second.code).toBe(s2.uncertain > 0 ? 5 : 0);
     const uncertain = s2.uncertain ? failedRows(s2.failedCsv).map((r) => r.email!) : [];
     // Uncertain: only the requests in flight at the kill (at most the concurrency, 8): a row's outcome line is
-    // written at its answer, beside its audit line, and a row that is uncertain but audited was answered.
+    // written in the turn of its answer, after its audit line, before any row started after it; a row that is
+    // uncertain but audited was answered.
     expect(s2.uncertain).toBeLessThanOrEqual(8);
     expect(uncertain.filter((e) => !auditedEmails.has(e)).length).toBeLessThanOrEqual(8);
     const got = received(env);

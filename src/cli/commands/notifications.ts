@@ -145,7 +145,12 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
       readOnly: ctx.dryRun,
       rate: rateArg ?? profile.bulk?.rate,
     },
-    { profile, warn, send: (json, audited) => client.call('C5', { json, audited, statusOnly: true }) },
+    {
+      profile,
+      warn,
+      send: (json, audited) => client.call('C5', { json, audited, statusOnly: true }),
+      flushAudit: () => client.flushAudit(),
+    },
   );
 
   if (ctx.dryRun) {

@@ -28,6 +28,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ExitCode, PdeskError, UsageError } from '../errors.js';
+import { isoTime } from '../iso-time.js';
 
 export const JOURNAL_KIND = 'pdesk-notifications';
 export const JOURNAL_VERSION = 1;
@@ -344,18 +345,6 @@ function alive(pid: number): boolean {
   }
 }
 
-let isoMs = 0;
-let isoText = '';
-/** `new Date().toISOString()`, computed once per millisecond. */
-function isoNow(): string {
-  const now = Date.now();
-  if (now !== isoMs) {
-    isoMs = now;
-    isoText = new Date(now).toISOString();
-  }
-  return isoText;
-}
-
 interface Waiter {
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -432,7 +421,7 @@ export class JournalWriter {
     let s = `{"row":${r.row},"hash":"${r.hash}","state":"${r.state}"`;
     if (r.status !== undefined) s += `,"status":${r.status}`;
     if (r.reason !== undefined) s += `,"reason":${JSON.stringify(r.reason)}`;
-    return `${s},"at":"${isoNow()}"}`;
+    return `${s},"at":"${isoTime(Date.now())}"}`;
   }
 
   /**
@@ -451,20 +440,9 @@ export class JournalWriter {
   }
 
   /**
-   * Append one line and write it now (with any buffered ones), not at the end of the turn: a process killed
-   * from here on keeps it. Resolves once it is fsynced (the next group commit).
+   * Append one line; resolves once it is written and fsynced. It is written at the end of the event-loop turn, with
+   * every line appended in that turn, or sooner by `note` or `flush`.
    */
-  appendNow(line: string): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
-    const p = new Promise<void>((resolve, reject) => {
-      this.buffered.push(`${line}\n`);
-      this.bufferedWaiters.push({ resolve, reject });
-    });
-    this.writeBuffered();
-    return p;
-  }
-
-  /** Append one line; resolves once it is written and fsynced. */
   append(line: string): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<void>((resolve, reject) => {
@@ -489,10 +467,22 @@ export class JournalWriter {
     this.buffered = [];
   }
 
+  /**
+   * Called before each write of buffered lines. A bulk send writes the audit trail's pending records there, so a
+   * row's outcome line is never on disk before its request's audit record.
+   */
+  beforeWrite?: () => void;
+
+  /** Write the buffered lines now (they are written at the end of the turn anyway). */
+  flush(): void {
+    this.writeBuffered();
+  }
+
   /** One write for every buffered line (the page cache: microseconds), then an fsync unless one runs. */
   private writeBuffered(): void {
     this.writeScheduled = false;
     if (this.failure || this.buffered.length === 0) return;
+    this.beforeWrite?.();
     const buf = Buffer.from(this.buffered.join(''));
     this.buffered = [];
     try {

@@ -16,10 +16,12 @@
  * - `stop()` (Ctrl-C) starts no new rows; in-flight ones finish and are recorded.
  * - `rate` caps requests per second across the run (rate.ts); a 429 pauses and slows the whole run instead of
  *   failing the row: it is journaled `throttled` (the server did not take it) and sent again after the pause.
- * - Each request's audit record (src/core/audit.ts, written by the client) is written before the answer reaches
- *   the run, and on disk before the row counts as sent: the client hands its durability over (`audited`), so the
- *   request slot is free at the answer, and the row's outcome line is written at once beside it (a process killed
- *   after the answer leaves the row acknowledged, not uncertain).
+ * - Each request's audit record (src/core/audit.ts, made by the client at the answer) is on disk before the row
+ *   counts as sent: the client hands its durability over (`audited`), so the request slot is free at the answer.
+ *   The record and the row's outcome line are written at the end of that event-loop turn, the audit trail's
+ *   records first (`flushAudit` before every journal write), so no outcome is on disk without its audit record;
+ *   the rows started after an answer have their `started` lines written after its outcome, so a process killed at
+ *   any point leaves at most `concurrency` rows without an outcome.
  *
  * Core-level: no commander, no terminal output. The caller gives the send function and a warning sink.
  */
@@ -94,6 +96,11 @@ export interface BulkDeps {
    * the run awaits before the row counts.
    */
   send: (json: string, audited: (durable: Promise<void>) => void) => Promise<{ status: number }>;
+  /**
+   * Write the audit trail's pending records now (PdeskClient.flushAudit). Called before every write of the
+   * journal, so that a row's outcome line is never on disk before its request's audit record.
+   */
+  flushAudit?: () => void;
   warn: (line: string) => void;
 }
 
@@ -413,38 +420,51 @@ export class BulkSend {
 
   /**
    * The first row's body, built and validated by the core builder, as JSON text cut around the three strings that
-   * differ from row to row (address, topic, text): later rows are that text with their own three strings put in,
+   * differ from row to row (address, topic, text): every row's body is that text with its own three strings put in,
    * the same bytes JSON.stringify would write for the same shape with those strings.
    */
   private frame?: string[];
 
-  /** The notification of a row as its JSON text, or why the row cannot be sent (`{ reason }`). */
-  private body(fields: string[]): string | { reason: string } {
-    if (fields.length !== this.header.length)
-      return { reason: `the row has ${fields.length} fields, the header has ${this.header.length}` };
+  /**
+   * Why a row cannot be sent, or undefined when it can: its address gets the schema's own check, and the rest of
+   * the body is the first row's validated shape (a full zod parse per row costs more than the rest of the row).
+   */
+  private problem(fields: string[]): string | undefined {
+    if (fields.length !== this.header.length) return `the row has ${fields.length} fields, the header has ${this.header.length}`;
     const email = (fields[this.emailIndex] ?? '').trim();
-    if (!email) return { reason: `no email address in column "${this.input.emailColumn}"` };
-    const bad = () => ({ reason: `"${oneLine(email, 100)}" in column "${this.input.emailColumn}" is not an email address` });
-    const topic = this.topicT.render(fields);
-    const text = this.textT.render(fields);
-    let f = this.frame;
-    if (!f) {
-      let shape: Notification;
+    if (!email) return `no email address in column "${this.input.emailColumn}"`;
+    const bad = `"${oneLine(email, 100)}" in column "${this.input.emailColumn}" is not an email address`;
+    if (!this.frame) {
       try {
-        shape = buildNotification(this.deps.profile, { email, topic, text });
+        this.frame = frameOf(
+          buildNotification(this.deps.profile, { email, topic: this.topicT.render(fields), text: this.textT.render(fields) }),
+        );
       } catch (e) {
-        if (e instanceof BodyError && /telecom/.test(e.path)) return bad();
-        if (e instanceof PdeskError) return { reason: oneLine(e.message) };
+        if (e instanceof BodyError && /telecom/.test(e.path)) return bad;
+        if (e instanceof PdeskError) return oneLine(e.message);
         throw e;
       }
-      f = this.frame = frameOf(shape);
-      return JSON.stringify(shape);
+      return undefined;
     }
-    // Only the three strings differ from row to row: the address gets the schema's own check, and the rest of
-    // the body is the validated shape (a full zod parse, or building and stringifying the object, per row costs
-    // more than the rest of the row).
-    if (!EmailAddress.safeParse(email).success) return bad();
-    return f[0]! + JSON.stringify(email) + f[1]! + JSON.stringify(topic) + f[2]! + JSON.stringify(text) + f[3]!;
+    return EmailAddress.safeParse(email).success ? undefined : bad;
+  }
+
+  /**
+   * The JSON text of a row that has no problem. Made just before its request, not when the row is read ahead: the
+   * text is then short-lived, and dies in V8's young generation instead of being promoted with the rows ahead.
+   */
+  private json(fields: string[]): string {
+    const f = this.frame!;
+    const email = fields[this.emailIndex]!.trim();
+    return (
+      f[0]! +
+      JSON.stringify(email) +
+      f[1]! +
+      JSON.stringify(this.topicT.render(fields)) +
+      f[2]! +
+      JSON.stringify(this.textT.render(fields)) +
+      f[3]!
+    );
   }
 
   /** Dry run: the body of the first row that a run would send, or undefined when there is none. */
@@ -454,8 +474,7 @@ export class BulkSend {
         const st = this.rows.state(n);
         if (st === RowState.ok) continue;
         if (isUncertain(st) && !this.input.resendUncertain) continue;
-        const body = this.body(rec);
-        if (typeof body === 'string') return { row: n, body: JSON.parse(body) as Notification };
+        if (this.problem(rec) === undefined) return { row: n, body: JSON.parse(this.json(rec)) as Notification };
       }
     } finally {
       this.unlock?.();
@@ -501,6 +520,7 @@ export class BulkSend {
 
     await writer.append(JSON.stringify({ run: new Date().toISOString(), boot: bootId(), pid: process.pid }));
     writer.minSyncIntervalMs = SYNC_INTERVAL_MS;
+    writer.beforeWrite = this.deps.flushAudit;
 
     let unreachableRun = 0;
     const fail = (e: PdeskError) => {
@@ -516,8 +536,8 @@ export class BulkSend {
 
     /**
      * Journal a row's outcome, and count it once both its journal line and its request's audit record are on disk.
-     * The line is written at once (a process killed after the answer leaves the row acknowledged, not
-     * uncertain); the audit record was written before the answer reached the run (AuditLog.record writes at once).
+     * The line is written at the end of this turn, after the audit record (a process killed after that leaves the
+     * row acknowledged, not uncertain).
      */
     const settle = async (row: number, hash: string, fields: string[], o: Outcome, audited?: Promise<void>) => {
       const rec: RowRecord = { row, hash, state: o.state };
@@ -551,7 +571,7 @@ export class BulkSend {
     // LOOKAHEAD_FACTOR × concurrency rows ahead), so the fsync is off the request path; then the row waits for a
     // request slot and its turn under the rate, and a `started` line is written (no fsync) just before its request.
     const limiter = this.limiter;
-    const sendRow = async (row: number, hash: string, fields: string[], body: string) => {
+    const sendRow = async (row: number, hash: string, fields: string[]) => {
       let aheadHeld = true;
       const releaseAhead = () => {
         if (aheadHeld) {
@@ -586,7 +606,7 @@ export class BulkSend {
           let o: Outcome;
           let audited: Promise<void> | undefined;
           try {
-            const res = await this.deps.send(body, (durable) => {
+            const res = await this.deps.send(this.json(fields), (durable) => {
               audited = durable;
             });
             o = { state: 'ok', status: res.status };
@@ -693,12 +713,12 @@ export class BulkSend {
           break;
         }
         c.seen++;
-        const body = this.body(fields);
-        if (typeof body !== 'string') {
+        const problem = this.problem(fields);
+        if (problem !== undefined) {
           track(
             (async () => {
               try {
-                await settle(n, hash, fields, { state: 'failed', reason: body.reason });
+                await settle(n, hash, fields, { state: 'failed', reason: problem });
               } finally {
                 lookahead.release();
               }
@@ -706,7 +726,7 @@ export class BulkSend {
           );
           continue;
         }
-        track(sendRow(n, hash, fields, body));
+        track(sendRow(n, hash, fields));
       }
     } catch (e) {
       fail(

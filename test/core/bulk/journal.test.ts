@@ -57,6 +57,38 @@ describe('journal', () => {
     expect(JSON.parse(lines[200]!)).toMatchObject({ row: 200, state: 'ok', status: 201 });
   });
 
+  it('lines are written at the end of the turn, or at once by note/flush; beforeWrite runs first (the audit trail before the journal)', async () => {
+    const dir = tmp();
+    const audit = await JournalWriter.open(join(dir, 'audit.ndjson'), undefined, { what: 'audit trail' });
+    const journal = await JournalWriter.open(join(dir, 'j.ndjson'), header);
+    const text = (f: string) => readFileSync(join(dir, f), 'utf8');
+    const order: string[] = [];
+    journal.beforeWrite = () => {
+      order.push(`journal write, audit holds ${text('audit.ndjson').split('\n').length - 1} line(s)`);
+      audit.flush();
+    };
+    const audited = audit.append('{"audit":1}');
+    const recorded = journal.record({ row: 1, hash: rowHash(['a']), state: 'ok', status: 201 });
+    expect(text('audit.ndjson')).toBe(''); // not before the end of the turn
+    expect(text('j.ndjson').split('\n')).toHaveLength(2); // the header only
+    journal.note({ row: 2, hash: rowHash(['b']), state: 'started' }); // at once, with what was buffered
+    expect(order).toEqual(['journal write, audit holds 0 line(s)']);
+    expect(text('audit.ndjson')).toBe('{"audit":1}\n');
+    expect(
+      text('j.ndjson')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).row),
+    ).toEqual([undefined, 1, 2]);
+    await Promise.all([audited, recorded]);
+    // Without note or flush, appended lines are written at the end of the turn.
+    const later = audit.append('{"audit":2}');
+    await new Promise((r) => setImmediate(r));
+    expect(text('audit.ndjson')).toBe('{"audit":1}\n{"audit":2}\n');
+    await later;
+    await Promise.all([audit.close(), journal.close()]);
+  });
+
   it('reads the last record of each row; a torn last line is cut off with a warning', async () => {
     const path = join(tmp(), 'j.ndjson');
     const w = await JournalWriter.open(path, header);
