@@ -180,14 +180,21 @@ export class Context {
    * Confirm a write on a production profile (src/cli/confirm.ts): on a terminal the operator types the profile's
    * name, without one `--yes` is needed. Nothing happens for other profiles, or once confirmed in this run.
    */
-  async confirmWrite(profile: Profile, what: string, target: string): Promise<void> {
-    // Asked before every write: a bulk send asks it per row, and import() of a loaded module costs ~25 µs.
-    this.confirmModule ??= import('./confirm.js');
-    const { confirmWrite } = await this.confirmModule;
-    await confirmWrite({ io: this.io, yes: !!this.globals.yes, confirmed: this.confirmed }, profile, what, target);
+  confirmWrite(profile: Profile, what: string, target: string): Promise<void> | undefined {
+    // Asked before every write (a bulk send asks it per row): once a profile needs no question in this run (it is
+    // not production, or it was confirmed), the answer is given at once, without a promise or an import().
+    if (this.settled.has(profile)) return undefined;
+    return this.askConfirmation(profile, what, target);
   }
 
-  private confirmModule?: Promise<typeof import('./confirm.js')>;
+  private async askConfirmation(profile: Profile, what: string, target: string): Promise<void> {
+    const { confirmWrite } = await import('./confirm.js');
+    await confirmWrite({ io: this.io, yes: !!this.globals.yes, confirmed: this.confirmed }, profile, what, target);
+    this.settled.add(profile);
+  }
+
+  /** Profiles whose writes need no question any more in this run: not production, or confirmed. */
+  private readonly settled = new WeakSet<Profile>();
 
   /**
    * Print a secret on stdout as it is: `pdesk auth token` and nothing else. Every other output goes through

@@ -251,6 +251,11 @@ export class AuditLog {
 
   private opened?: JournalWriter;
 
+  /** True once `ready()` has opened the file. */
+  get isOpen(): boolean {
+    return this.opened !== undefined;
+  }
+
   /** Write the records appended so far now, rather than at the end of the turn. */
   flush(): void {
     this.opened?.flush();

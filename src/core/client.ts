@@ -245,14 +245,26 @@ export class PdeskClient {
 
   /** Send one interface operation. */
   async call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
-    const route = resolveRoute(this.profile, opId, o.params, o.query);
     const hasBody = o.body !== undefined || o.json !== undefined;
-    // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
-    // write refused under read-only.
-    const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
-    const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
+    // An operation without parameters has the same route and headers every time while its auth header cannot
+    // change (anything but an OAuth2 token, which expires): kept, for a bulk send calls it per row.
+    const key = !o.params && !o.query && !o.readForWrite ? `${opId}${hasBody ? ' body' : ''}` : undefined;
+    let fixed = key === undefined ? undefined : this.fixedCalls.get(key);
+    if (!fixed) {
+      const route = resolveRoute(this.profile, opId, o.params, o.query);
+      // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
+      // write refused under read-only.
+      const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
+      const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
+      fixed = { route, headers };
+      const auth = (route.party === 'practice' ? this.profile.practice : this.profile.portal).auth;
+      if (key !== undefined && willSend && auth?.type !== 'oauth2-client-credentials') this.fixedCalls.set(key, fixed);
+    }
+    const { route, headers } = fixed;
     return this.exchange({ op: opId, party: route.party, method: route.method, url: route.url, headers, body: o.body }, o);
   }
+
+  private readonly fixedCalls = new Map<string, { route: ReturnType<typeof resolveRoute>; headers: Record<string, string> }>();
 
   /** `pdesk api`: any method and path under a party's base URL, with the profile's auth and headers. */
   async raw(method: string, party: Party, path: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<ApiResult> {
@@ -395,11 +407,13 @@ export class PdeskClient {
     const write = isWrite(d.method);
     // A write's audit trail is opened before it is sent (a trail that cannot be written sends nothing), and the
     // operator confirms a write on production (the CLI's beforeWrite) before anything goes out.
-    const audit = write ? await this.audit() : undefined;
-    await audit?.ready();
+    // Opened once; later writes skip the awaits (a bulk send writes thousands a second).
+    const audit = write ? (this.auditOpened ?? (await this.audit())) : undefined;
+    if (audit && !audit.isOpen) await audit.ready();
     if (write && this.opts.beforeWrite) {
       // The redacted request is built only if the hook reads it (a bulk send asks the hook for every row).
-      await this.opts.beforeWrite(new PendingWrite(describe, this.what(d.op, d.method, d.url), this.splitUrl(d.url).base));
+      const asked = this.opts.beforeWrite(new PendingWrite(describe, this.what(d.op, d.method, d.url), this.splitUrl(d.url).base));
+      if (asked) await asked;
     }
     const log = this.opts.log;
     const bodyText = o.json ?? (d.body === undefined ? undefined : typeof d.body === 'string' ? d.body : JSON.stringify(d.body));

@@ -29,6 +29,8 @@ async function loadUndici(): Promise<Undici> {
 
 export class PoolTransport extends RetryingTransport {
   private readonly pools = new Map<string, Pool>();
+  /** The origin and path of the last URL sent to (the URL object is the transport's own, kept per URL text). */
+  private lastTarget?: { url: URL; origin: string; path: string };
 
   constructor(opts: TransportOptions = {}) {
     super(opts);
@@ -65,15 +67,20 @@ export class PoolTransport extends RetryingTransport {
     const u = undici;
     // undici takes the Deadline itself as its signal (cheap listeners); a caller's signal is combined with it.
     const signal = req.signal ? AbortSignal.any([deadline.signal(), req.signal]) : deadline;
-    const res = await this.pool(u, url.origin, req.tls).request({
-      path: url.pathname + url.search,
+    let target = this.lastTarget;
+    if (target?.url !== url) target = this.lastTarget = { url, origin: url.origin, path: url.pathname + url.search };
+    const res = await this.pool(u, target.origin, req.tls).request({
+      path: target.path,
       method: req.method as 'GET',
       headers: req.headers,
       body: req.body,
       signal,
     });
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    for (const k in res.headers) {
+      const v = res.headers[k];
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+    }
     return { status: res.statusCode, headers, text: await res.body.text() };
   }
 

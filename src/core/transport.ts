@@ -196,8 +196,13 @@ export abstract class RetryingTransport implements Transport {
 
   abstract close(): Promise<void>;
 
+  /** The last URL parsed: a bulk send posts to the same URL thousands of times a second. */
+  private lastUrl?: { text: string; url: URL };
+
   async request(req: RawRequest): Promise<RawResponse> {
-    const url = new URL(req.url);
+    let last = this.lastUrl;
+    if (last?.text !== req.url) last = this.lastUrl = { text: req.url, url: new URL(req.url) };
+    const url = last.url;
     const idempotent = isIdempotent(req.method);
     const max = idempotent ? this.opts.retriesMax : 0;
     const started = Date.now();
