@@ -110,6 +110,10 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   // Set before the first request compiles the parser; it changes nothing else.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
+  // Old space grows by at most a fifth between full collections (V8 reads this at every one): a bulk send promotes
+  // short-lived rows in the thousands, and the default growth let the heap reach ~60 MB before collecting them
+  // (100,000 rows peaked at ~126 MB, ~110 MB with this; about 1% more instructions; README "Bulk sends").
+  setFlagsFromString('--heap-growing-percent=20');
   const io = ctx.io;
   const tty = io.stderrIsTTY;
   const profile = await ctx.profile();
