@@ -62,7 +62,6 @@ export function duration(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }
 
-/** One check's line: `  ✓ A1-types          42 ms  A1 answers …`. */
 /**
  * What a live run prints per result: the area's heading when the area changes (results come in area order),
  * then the result's row.
@@ -78,6 +77,7 @@ export function liveRows(out: (line: string) => void, s: TableStyle): (r: Row) =
   };
 }
 
+/** One check's line: `  ✓ A1-types          42 ms  A1 answers …`. */
 export function row(r: Row, s: TableStyle): string {
   const ran = r.result !== 'skip' && r.result !== 'omit';
   const rest = `${r.id.padEnd(s.idWidth)}  ${(ran ? duration(r.durationMs) : '').padStart(7)}  `;

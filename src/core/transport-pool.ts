@@ -29,8 +29,6 @@ async function loadUndici(): Promise<Undici> {
 
 export class PoolTransport extends RetryingTransport {
   private readonly pools = new Map<string, Pool>();
-  /** The origin and path of the last URL sent to (the URL object is the transport's own, kept per URL text). */
-  private lastTarget?: { url: URL; origin: string; path: string };
 
   constructor(opts: TransportOptions = {}) {
     super(opts);
@@ -67,10 +65,8 @@ export class PoolTransport extends RetryingTransport {
     const u = undici;
     // undici takes the Deadline itself as its signal (cheap listeners); a caller's signal is combined with it.
     const signal = req.signal ? AbortSignal.any([deadline.signal(), req.signal]) : deadline;
-    let target = this.lastTarget;
-    if (target?.url !== url) target = this.lastTarget = { url, origin: url.origin, path: url.pathname + url.search };
-    const res = await this.pool(u, target.origin, req.tls).request({
-      path: target.path,
+    const res = await this.pool(u, url.origin, req.tls).request({
+      path: url.pathname + url.search,
       method: req.method as 'GET',
       headers: req.headers,
       body: req.body,
