@@ -207,9 +207,9 @@ export class Context {
   /**
    * The client for the selected profile (undici is loaded on first use only): read-only when the profile or
    * `--read-only` says so, writes recorded in the audit trail of the config folder and confirmed on production,
-   * every exchange traced with `--trace`.
+   * every exchange traced with `--trace`. `o` applies to the first call only, which makes the client.
    */
-  async client(): Promise<PdeskClient> {
+  async client(o: Pick<ClientOptions, 'connections'> = {}): Promise<PdeskClient> {
     if (!this._client) {
       const profile = await this.profile();
       const opts: ClientOptions = {
@@ -223,6 +223,7 @@ export class Context {
         audit: { dir: await this.configDir() },
         observe: await this.observer(profile),
         beforeWrite: (w) => this.confirmWrite(profile, w.what, w.target),
+        ...o,
       };
       if (this.deps.makeClient) this._client = await this.deps.makeClient(profile, opts);
       else {

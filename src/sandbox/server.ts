@@ -72,6 +72,8 @@ export interface ReceivedRequest {
   headers: Record<string, string>;
   body: unknown;
   at: string;
+  /** The client's port: requests with the same one came over the same connection. */
+  peerPort?: number;
 }
 
 export interface Sandbox {
@@ -217,7 +219,15 @@ export async function startSandbox(o: SandboxOptions = {}): Promise<Sandbox> {
     if (record) {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      received.push({ method, path: rawPath, query: rawQuery, headers, body, at: new Date().toISOString() });
+      received.push({
+        method,
+        path: rawPath,
+        query: rawQuery,
+        headers,
+        body,
+        at: new Date().toISOString(),
+        peerPort: req.socket.remotePort,
+      });
     }
     const n = ++requests;
     if (latencyMs > 0) await sleep(latencyMs);

@@ -7,6 +7,7 @@
  * The environment is the test process's, with NO_COLOR=1, without PDESK_PROFILE, then `env`, as for a process;
  * a TZ in `env` is the process's time zone for the length of the run.
  */
+import type { Deps } from '../../src/cli/context.js';
 import type { Signal } from '../../src/cli/io.js';
 import { testIO } from '../../src/cli/io.js';
 import { runProgram } from '../../src/cli/main.js';
@@ -29,6 +30,8 @@ export interface RunOptions extends Omit<ProcessRunOptions, 'timeoutMs' | 'cwd'>
   now?: () => Date;
   /** Called once the command runs, with a way to deliver a signal to it (Ctrl-C). */
   signals?: (send: (signal: Signal) => void) => void;
+  /** Make the command's client (runProgram's `makeClient`): a test sees the options the command gives it. */
+  makeClient?: Deps['makeClient'];
 }
 
 export interface InProcessResult extends CliResult {
@@ -47,7 +50,7 @@ export async function run(args: string[], o: RunOptions = {}): Promise<InProcess
   if (o.env?.TZ !== undefined) process.env.TZ = o.env.TZ;
   let result: { code: number; error?: unknown };
   try {
-    const ran = runProgram(args, { io: t.io, now: o.now });
+    const ran = runProgram(args, { io: t.io, now: o.now, makeClient: o.makeClient });
     // `exitNow` (a second Ctrl-C) ends the run at once, as it ends a process.
     result = await Promise.race([ran, t.exited.then((code) => ({ code, error: undefined }))]);
   } finally {

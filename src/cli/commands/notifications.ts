@@ -91,7 +91,7 @@ function summaryText(s: BulkSummary, ms: number): string {
 
 async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   const { UsageError, PdeskError } = await import('../../core/errors.js');
-  const { BulkSend: Bulk, defaultJournalPath } = await import('../../core/bulk/notifications.js');
+  const { BulkSend: Bulk, DEFAULT_CONCURRENCY, defaultJournalPath } = await import('../../core/bulk/notifications.js');
   const { positiveInt } = await import('../options.js');
   const singleOnly = SINGLE_ONLY.filter((k) => opts[k] !== undefined);
   if (singleOnly.length)
@@ -117,7 +117,8 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   const io = ctx.io;
   const tty = io.stderrIsTTY;
   const profile = await ctx.profile();
-  const client = await ctx.client();
+  // One connection per request slot (ClientOptions.connections).
+  const client = await ctx.client({ connections: concurrency ?? DEFAULT_CONCURRENCY });
   const warn = (line: string) => ctx.err(line);
   const { isProduction } = await import('../../profiles/schema.js');
   const production = isProduction(profile);

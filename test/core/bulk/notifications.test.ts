@@ -3,7 +3,9 @@ import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootId, rowHash, shortHash } from '../../../src/core/bulk/journal.js';
-import { classify, failedCsvPath } from '../../../src/core/bulk/notifications.js';
+import { DEFAULT_CONCURRENCY, classify, failedCsvPath } from '../../../src/core/bulk/notifications.js';
+import { type ClientOptions, PdeskClient } from '../../../src/core/client.js';
+import type { Profile } from '../../../src/profiles/schema.js';
 import { HttpError, NetworkError } from '../../../src/core/errors.js';
 import { csvFile, failedRows, journalLines, journalOf, peopleCsv, posts, received, sandbox, send, until } from '../../helpers/bulk.js';
 import { run as runPdesk, tempDir, writeProfiles } from '../../helpers/run.js';
@@ -172,6 +174,29 @@ describe.concurrent('placeholders and columns', () => {
     expect(text).toContain('"""not-an-address"" in column ""email"" is not an email address"');
     expect(text).toContain('the row has 3 fields, the header has 2');
     expect(text).toContain('no email address in column ""email""');
+  });
+
+  it('opens one connection per request slot (--concurrency 3): the client is made with 3 connections, and the portal sees at most 3', async () => {
+    const env = await sandbox();
+    const csv = peopleCsv(300);
+    const made: Array<number | undefined> = [];
+    const makeClient = (p: Profile, o: ClientOptions) => {
+      made.push(o.connections);
+      return new PdeskClient(p, o);
+    };
+    const r = await env.run(send(csv, '--concurrency', '3'), { makeClient });
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ sent: 300 });
+    expect(made).toEqual([3]);
+    const connections = new Set(posts(env).map((p) => p.peerPort));
+    expect(connections.has(undefined)).toBe(false);
+    expect(connections.size).toBeGreaterThanOrEqual(1);
+    expect(connections.size).toBeLessThanOrEqual(3);
+    // Without --concurrency: the default number of slots.
+    const other = peopleCsv(5, 'other.csv');
+    made.length = 0;
+    expect((await env.run(send(other), { makeClient })).code).toBe(0);
+    expect(made).toEqual([DEFAULT_CONCURRENCY]);
   });
 
   it('--dry-run prints the first request, sends nothing and writes no journal', async () => {
