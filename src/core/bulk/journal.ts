@@ -446,6 +446,31 @@ export class JournalWriter {
     if (this.failure) throw this.failure;
   }
 
+  /**
+   * Write a record with this turn's write (every line buffered in this turn, in one write), without waiting for an
+   * fsync, then call `written()`; `written(error)` when it could not be written. A bulk send starts a row's
+   * request from `written`: its `started` line is in the file first, and rides the write its turn makes anyway.
+   */
+  noteAtWrite(r: RowRecord, written: (error?: Error) => void): void {
+    if (this.failure) {
+      written(this.failure);
+      return;
+    }
+    this.buffered.push(JournalWriter.line(r));
+    this.afterWrite.push(written);
+    this.schedule();
+  }
+
+  /** Called after the next write, or with the error when it fails: noteAtWrite. */
+  private afterWrite: Array<(error?: Error) => void> = [];
+
+  private schedule(): void {
+    if (!this.writeScheduled) {
+      this.writeScheduled = true;
+      setImmediate(() => this.writeBuffered());
+    }
+  }
+
   record(r: RowRecord): Promise<void> {
     return this.append(JournalWriter.line(r));
   }
@@ -458,10 +483,7 @@ export class JournalWriter {
     if (this.failure) return Promise.reject(this.failure);
     this.buffered.push(line);
     this.open ??= new Batch();
-    if (!this.writeScheduled) {
-      this.writeScheduled = true;
-      setImmediate(() => this.writeBuffered());
-    }
+    this.schedule();
     return this.open.promise;
   }
 
@@ -476,6 +498,14 @@ export class JournalWriter {
     this.unsynced = [];
     this.open = undefined;
     this.buffered = [];
+    this.wrote(this.failure);
+  }
+
+  private wrote(error?: Error): void {
+    if (this.afterWrite.length === 0) return;
+    const callbacks = this.afterWrite;
+    this.afterWrite = [];
+    for (const f of callbacks) f(error);
   }
 
   /**
@@ -507,6 +537,7 @@ export class JournalWriter {
     if (this.open) this.unsynced.push(this.open);
     this.open = undefined;
     if (!this.syncing && this.unsynced.length) void this.syncLoop();
+    this.wrote();
   }
 
   /** fsync on the thread pool while requests proceed; everything written before it started is then durable. */

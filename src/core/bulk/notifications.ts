@@ -647,24 +647,14 @@ export class BulkSend {
       }
     };
 
-    // Rows given a slot in the same event-loop turn get their `started` lines in one write, then start.
-    let launchQueue: Array<{ rec: RowRecord; go: (ok: boolean) => void }> = [];
-    const launchAll = () => {
-      const q = launchQueue;
-      launchQueue = [];
-      try {
-        writer.note(...q.map((x) => x.rec));
-      } catch (e) {
-        fail(e as PdeskError);
-        for (const x of q) x.go(false);
-        return;
-      }
-      for (const x of q) x.go(true);
-    };
+    // A row's `started` line is written with everything else its turn writes (one write per turn), then it starts.
     const launch = (rec: RowRecord) =>
-      new Promise<boolean>((go) => {
-        if (launchQueue.push({ rec, go }) === 1) setImmediate(launchAll);
-      });
+      new Promise<boolean>((go) =>
+        writer.noteAtWrite(rec, (error) => {
+          if (error) fail(error as PdeskError);
+          go(!error);
+        }),
+      );
 
     // Rows under way, counted rather than kept in a set: the run waits for the count to reach 0 at the end.
     let pending = 0;

@@ -89,6 +89,47 @@ describe('journal', () => {
     await Promise.all([audit.close(), journal.close()]);
   });
 
+  it("noteAtWrite: the line rides the turn's one write with the lines appended in it, and `written` is called once it is in the file", async () => {
+    const path = join(tmp(), 'j.ndjson');
+    const w = await JournalWriter.open(path, header);
+    let writes = 0;
+    w.beforeWrite = () => {
+      writes++;
+    };
+    const rows = () =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l).row as number);
+    const seen: string[] = [];
+    const recorded = w.record({ row: 1, hash: rowHash(['a']), state: 'ok', status: 201 });
+    for (const row of [2, 3])
+      w.noteAtWrite({ row, hash: rowHash([String(row)]), state: 'started' }, (error) =>
+        seen.push(error ? `error: ${error.message}` : `row ${row} written; file holds ${rows().join(',')}`),
+      );
+    expect(seen).toEqual([]); // not before the end of the turn
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toBe(1);
+    expect(seen).toEqual(['row 2 written; file holds 1,2,3', 'row 3 written; file holds 1,2,3']);
+    await recorded;
+    await w.close();
+  });
+
+  it('noteAtWrite: a write that fails calls `written` with the error, and later notes get it at once', async () => {
+    if (!existsSync('/dev/full')) return; // Linux: every write to /dev/full fails with ENOSPC
+    const w = await JournalWriter.open('/dev/full', undefined);
+    const seen: string[] = [];
+    const recorded = w.record({ row: 1, hash: rowHash(['a']), state: 'ok', status: 201 });
+    w.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' }, (error) => seen.push(error?.message ?? 'written'));
+    await expect(recorded).rejects.toThrow(/Cannot write the journal \/dev\/full \(ENOSPC\)/);
+    expect(seen).toEqual([expect.stringMatching(/Cannot write the journal \/dev\/full \(ENOSPC\)/)]);
+    w.noteAtWrite({ row: 3, hash: rowHash(['c']), state: 'started' }, (error) => seen.push(error?.message ?? 'written'));
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toMatch(/ENOSPC/);
+    await w.close();
+  });
+
   it('reads the last record of each row; a torn last line is cut off with a warning', async () => {
     const path = join(tmp(), 'j.ndjson');
     const w = await JournalWriter.open(path, header);
