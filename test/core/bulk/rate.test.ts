@@ -26,7 +26,8 @@ describe('RateLimiter', () => {
       }),
     );
     expect(Math.max(...starts)).toBeGreaterThanOrEqual(185);
-    expect(starts.filter((s) => s < 50).length).toBeLessThanOrEqual(5);
+    // 10 ms apart: 0, 10, …, 40 and, with a timer's millisecond rounding, one at 49.x; a burst would be 20.
+    expect(starts.filter((s) => s < 50).length).toBeLessThanOrEqual(6);
     expect(r.state().limit).toBe(100);
   });
 
