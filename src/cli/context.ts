@@ -222,7 +222,8 @@ export class Context {
         ...(this.globals.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
         audit: { dir: await this.configDir() },
         observe: await this.observer(profile),
-        beforeWrite: (w) => this.confirmWrite(profile, w.what, w.target),
+        // What the write is and where it goes are read only when a question may be asked (a bulk send: per row).
+        beforeWrite: (w) => (this.settled.has(profile) ? undefined : this.askConfirmation(profile, w.what, w.target)),
         ...o,
       };
       if (this.deps.makeClient) this._client = await this.deps.makeClient(profile, opts);

@@ -33,19 +33,29 @@ export interface WriteDescription {
   target: string;
 }
 
+/** A request as the client sends it: the operation's description and the party it goes to. */
+type Outgoing = RequestDescription & { party: Party };
+
 /**
- * A WriteDescription whose redacted request is built when read. The getter is on the class, not on each object:
- * an object literal with its own getter, made per request, was kept by V8 past its young generation (a bulk send
+ * A WriteDescription built when read: the hook of a bulk send reads nothing once the operator has confirmed (or need
+ * not), and each field costs redaction and strings per row. The getters are on the class, not on each object: an
+ * object literal with its own getter, made per request, was kept by V8 past its young generation (a bulk send
  * promoted ~1.7 kB a row more, 14 MB more at its peak).
  */
 class PendingWrite implements WriteDescription {
   constructor(
-    private readonly describe: () => RequestDescription,
-    readonly what: string,
-    readonly target: string,
+    private readonly client: PdeskClient,
+    private readonly d: Outgoing,
+    private readonly json: string | undefined,
   ) {}
   get request(): RequestDescription {
-    return this.describe();
+    return this.client.describeOutgoing(this.d, this.json);
+  }
+  get what(): string {
+    return this.client.what(this.d.op, this.d.method, this.d.url);
+  }
+  get target(): string {
+    return this.client.splitUrl(this.d.url).base;
   }
 }
 
@@ -253,25 +263,30 @@ export class PdeskClient {
   /** Send one interface operation. */
   async call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
     const hasBody = o.body !== undefined || o.json !== undefined;
-    // An operation without parameters has the same route and headers every time while its auth header cannot
+    // An operation without parameters has the same request (but its body) every time while its auth header cannot
     // change (anything but an OAuth2 token, which expires): kept, for a bulk send calls it per row.
-    const key = !o.params && !o.query && !o.readForWrite ? `${opId}${hasBody ? ' body' : ''}` : undefined;
-    let fixed = key === undefined ? undefined : this.fixedCalls.get(key);
-    if (!fixed) {
+    const keep = !o.params && !o.query && !o.readForWrite;
+    const slot = hasBody ? 1 : 0;
+    let d = keep ? this.fixedCalls.get(opId)?.[slot] : undefined;
+    if (!d) {
       const route = resolveRoute(this.profile, opId, o.params, o.query);
       // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
       // write refused under read-only.
       const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
       const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
-      fixed = { route, headers };
+      d = { op: opId, party: route.party, method: route.method, url: route.url, headers };
       const auth = (route.party === 'practice' ? this.profile.practice : this.profile.portal).auth;
-      if (key !== undefined && willSend && auth?.type !== 'oauth2-client-credentials') this.fixedCalls.set(key, fixed);
+      if (keep && willSend && auth?.type !== 'oauth2-client-credentials') {
+        const kept = this.fixedCalls.get(opId) ?? [];
+        kept[slot] = d;
+        this.fixedCalls.set(opId, kept);
+      }
     }
-    const { route, headers } = fixed;
-    return this.exchange({ op: opId, party: route.party, method: route.method, url: route.url, headers, body: o.body }, o);
+    return this.exchange(o.body === undefined ? d : { ...d, body: o.body }, o);
   }
 
-  private readonly fixedCalls = new Map<string, { route: ReturnType<typeof resolveRoute>; headers: Record<string, string> }>();
+  /** Kept requests of operations without parameters, without (0) and with (1) a body; never holds the body. */
+  private readonly fixedCalls = new Map<OpId, Outgoing[]>();
 
   /** `pdesk api`: any method and path under a party's base URL, with the profile's auth and headers. */
   async raw(method: string, party: Party, path: string, body?: unknown, o: { signal?: AbortSignal } = {}): Promise<ApiResult> {
@@ -338,7 +353,7 @@ export class PdeskClient {
   }
 
   /** `A6 (POST /Appointment)`: a request as the operator knows it. */
-  private what(op: OpId | undefined, method: string, url: string): string {
+  what(op: OpId | undefined, method: string, url: string): string {
     const w = `${method} ${this.splitUrl(url).path}`;
     return op ? `${op} (${w})` : w;
   }
@@ -396,17 +411,21 @@ export class PdeskClient {
     return { ...d, url: redact(d.url), headers: redactHeaders(d.headers) };
   }
 
+  /** A request as --dry-run and a confirmation show it: redacted, without its party, a JSON text body parsed. */
+  describeOutgoing(d: Outgoing, json: string | undefined): RequestDescription {
+    const { party: _, ...desc } = d;
+    if (json !== undefined) desc.body = JSON.parse(json);
+    return this.describe(desc);
+  }
+
   private async exchange(
-    d: RequestDescription & { party: Party },
+    d: Outgoing,
     o: { readForWrite?: boolean; signal?: AbortSignal; audited?: (durable: Promise<void>) => void; json?: string; statusOnly?: boolean },
   ): Promise<ApiResult> {
-    const { party, ...desc } = d;
-    if (o.json !== undefined) desc.body = undefined;
-    /** The request as --dry-run and a confirmation show it: redacted, a JSON text body parsed. */
-    const describe = () => this.describe(o.json !== undefined ? { ...desc, body: JSON.parse(o.json) } : desc);
+    const party = d.party;
     // --dry-run first: the request is printed even where it would be refused.
     if (this.opts.dryRun && !(o.readForWrite && d.method === 'GET')) {
-      const request = describe();
+      const request = this.describeOutgoing(d, o.json);
       this.opts.onDryRun?.(request);
       throw new DryRunStop(request);
     }
@@ -418,8 +437,8 @@ export class PdeskClient {
     const audit = write ? (this.auditOpened ?? (await this.audit())) : undefined;
     if (audit && !audit.isOpen) await audit.ready();
     if (write && this.opts.beforeWrite) {
-      // The redacted request is built only if the hook reads it (a bulk send asks the hook for every row).
-      const asked = this.opts.beforeWrite(new PendingWrite(describe, this.what(d.op, d.method, d.url), this.splitUrl(d.url).base));
+      // What the hook is told is built only if it reads it (a bulk send asks the hook for every row).
+      const asked = this.opts.beforeWrite(new PendingWrite(this, d, o.json));
       if (asked) await asked;
     }
     const log = this.opts.log;
@@ -430,24 +449,6 @@ export class PdeskClient {
     }
     const observe = this.opts.observe;
     const started = observe || audit ? Date.now() : 0;
-    /** The audit record of this write, on disk before the call returns (or handed to `o.audited`). */
-    const record = (outcome: { status: number; ms: number } | { error: NonNullable<Exchange['error']>; ms: number }) => {
-      const durable = audit!.record({
-        op: d.op,
-        method: d.method,
-        url: d.url,
-        headers: d.headers,
-        bodyText,
-        bodyIsJson: o.json !== undefined || typeof d.body !== 'string',
-        startedAt: started,
-        ...outcome,
-      });
-      if (o.audited) {
-        o.audited(durable);
-        return Promise.resolve();
-      }
-      return durable;
-    };
     let res: import('./transport.js').RawResponse;
     try {
       res = await this.transport.request({
@@ -473,13 +474,13 @@ export class PdeskClient {
         );
       // A write that got no answer (or was abandoned) is recorded too, with the error.
       if (audit)
-        await record({ error, ms: Date.now() - started }).catch((ae: unknown) => {
+        await this.record(audit, d, o, bodyText, started, undefined, error, Date.now() - started).catch((ae: unknown) => {
           if (e instanceof PdeskError) e.details.push(`It could not be recorded in the audit trail: ${(ae as Error).message}`);
         });
       throw e;
     }
     if (audit)
-      await record({ status: res.status, ms: res.ms }).catch((ae: unknown) => {
+      await this.record(audit, d, o, bodyText, started, res.status, undefined, res.ms).catch((ae: unknown) => {
         throw new PdeskError(
           `${d.op ? `${d.op} was sent` : 'The request was sent'} and answered ${statusLine(res.status)}, but it could not be recorded in the audit trail.`,
           ExitCode.unexpected,
@@ -534,8 +535,39 @@ export class PdeskClient {
     return { status: res.status, headers: res.headers, body };
   }
 
+  /**
+   * The audit record of a write (an answer's status, or the error of none), on disk before the call returns, or
+   * handed to `o.audited` (then this resolves at once).
+   */
+  private record(
+    audit: import('./audit.js').AuditLog,
+    d: Outgoing,
+    o: { json?: string; audited?: (durable: Promise<void>) => void },
+    bodyText: string | undefined,
+    startedAt: number,
+    status: number | undefined,
+    error: Exchange['error'],
+    ms: number,
+  ): Promise<void> {
+    const durable = audit.record({
+      op: d.op,
+      method: d.method,
+      url: d.url,
+      headers: d.headers,
+      bodyText,
+      bodyIsJson: o.json !== undefined || typeof d.body !== 'string',
+      startedAt,
+      ms,
+      status,
+      error,
+    });
+    if (!o.audited) return durable;
+    o.audited(durable);
+    return Promise.resolve();
+  }
+
   /** The request half of an Exchange, redacted. */
-  private exchangeRequest(d: RequestDescription & { party: Party }, bodyText: string | undefined, started: number) {
+  private exchangeRequest(d: Outgoing, bodyText: string | undefined, started: number) {
     return {
       ...(d.op ? { op: d.op } : {}),
       party: d.party,

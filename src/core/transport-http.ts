@@ -57,7 +57,7 @@ export class HttpTransport extends RetryingTransport {
     return this.httpsAgent;
   }
 
-  protected send(url: URL, req: RawRequest, deadline: Deadline): Promise<Answer> {
+  protected send(url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
       const secure = url.protocol === 'https:';
       const max = this.opts.maxResponseBytes;
@@ -88,7 +88,7 @@ export class HttpTransport extends RetryingTransport {
           protocol: url.protocol,
           hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
           port: url.port || undefined,
-          path: url.pathname + url.search,
+          path,
           method: req.method,
           headers,
           agent: this.agent(secure),

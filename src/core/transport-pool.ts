@@ -27,6 +27,27 @@ async function loadUndici(): Promise<Undici> {
   return (m as Undici & { default?: Undici }).default ?? m;
 }
 
+/**
+ * undici's answer headers as one string per name (a repeated header joined with ", "). They are taken as they are
+ * when every value is one string already, as almost always: a bulk send gets thousands of answers a second.
+ */
+export function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  let flat = true;
+  for (const k in h) {
+    if (typeof h[k] !== 'string') {
+      flat = false;
+      break;
+    }
+  }
+  if (flat) return h as Record<string, string>;
+  const headers: Record<string, string> = {};
+  for (const k in h) {
+    const v = h[k];
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return headers;
+}
+
 export class PoolTransport extends RetryingTransport {
   private readonly pools = new Map<string, Pool>();
 
@@ -57,7 +78,7 @@ export class PoolTransport extends RetryingTransport {
     return p;
   }
 
-  protected async send(url: URL, req: RawRequest, deadline: Deadline): Promise<Answer> {
+  protected async send(url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
     if (!undici) {
       loading ??= loadUndici();
       undici = await loading;
@@ -66,18 +87,13 @@ export class PoolTransport extends RetryingTransport {
     // undici takes the Deadline itself as its signal (cheap listeners); a caller's signal is combined with it.
     const signal = req.signal ? AbortSignal.any([deadline.signal(), req.signal]) : deadline;
     const res = await this.pool(u, url.origin, req.tls).request({
-      path: url.pathname + url.search,
+      path,
       method: req.method as 'GET',
       headers: req.headers,
       body: req.body,
       signal,
     });
-    const headers: Record<string, string> = {};
-    for (const k in res.headers) {
-      const v = res.headers[k];
-      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-    }
-    return { status: res.statusCode, headers, text: await res.body.text() };
+    return { status: res.statusCode, headers: flatHeaders(res.headers), text: await res.body.text() };
   }
 
   async close(): Promise<void> {

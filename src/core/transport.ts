@@ -189,19 +189,22 @@ export abstract class RetryingTransport implements Transport {
   }
 
   /**
-   * Send one attempt and read the whole answer. Throws on a connection error (with its code), when `deadline`
+   * Send one attempt and read the whole answer; `path` is the URL's path and query, as the request line has them. Throws on a connection error (with its code), when `deadline`
    * fires, or when the caller's `req.signal` aborts; `request` words the error.
    */
-  protected abstract send(url: URL, req: RawRequest, deadline: Deadline): Promise<Answer>;
+  protected abstract send(url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer>;
 
   abstract close(): Promise<void>;
 
   /** The last URL parsed: a bulk send posts to the same URL thousands of times a second. */
-  private lastUrl?: { text: string; url: URL };
+  private lastUrl?: { text: string; url: URL; path: string };
 
   async request(req: RawRequest): Promise<RawResponse> {
     let last = this.lastUrl;
-    if (last?.text !== req.url) last = this.lastUrl = { text: req.url, url: new URL(req.url) };
+    if (last?.text !== req.url) {
+      const url = new URL(req.url);
+      last = this.lastUrl = { text: req.url, url, path: url.pathname + url.search };
+    }
     const url = last.url;
     const idempotent = isIdempotent(req.method);
     const max = idempotent ? this.opts.retriesMax : 0;
@@ -213,7 +216,7 @@ export abstract class RetryingTransport implements Transport {
       const timer = setTimeout(() => deadline.abort(), this.opts.requestMs);
       let answer: Answer;
       try {
-        answer = await this.send(url, req, deadline);
+        answer = await this.send(url, req, deadline, last.path);
       } catch (e) {
         if (req.signal?.aborted) throw new NetworkError('The request was abandoned.', [`${req.method} ${redact(req.url)}`], 'ABORTED', e);
         if (deadline.aborted)

@@ -266,6 +266,14 @@ describe.each(TRANSPORTS)('%s', (_name, Impl) => {
       expect(JSON.parse(r.text)).toEqual({ name: 'Müller' });
     });
 
+    it('each request goes to its own path and query, one URL after another (the parsed URL is kept for the same text only)', async () => {
+      const s = await stubServer((_q, res) => json(res, 200, {}));
+      const { t } = transport();
+      for (const path of ['/a?x=1', '/a?x=1', '/b', '/a?x=2', '/a?x=1'])
+        expect((await t.request({ method: 'GET', url: `${s.url}${path}`, headers: {} })).status).toBe(200);
+      expect(s.received.map((r) => r.url)).toEqual(['/a?x=1', '/a?x=1', '/b', '/a?x=2', '/a?x=1']);
+    });
+
     it('sends method, path with query, headers and body as given', async () => {
       const s = await stubServer((req, res) => json(res, 201, { got: req.headers['x-test'], ct: req.headers['content-type'] }));
       const { t } = transport();
