@@ -222,36 +222,28 @@ export function frameOf(n: Notification): string[] {
   return frame;
 }
 
-/** A counting semaphore: at most `size` holders at once; the others wait in line. */
-class Semaphore {
-  private used = 0;
-  private waiters: Array<() => void> = [];
-  constructor(private readonly size: number) {}
-  get inUse(): number {
-    return this.used;
-  }
-  acquire(): Promise<void> | undefined {
-    if (this.used < this.size) {
-      this.used++;
-      return undefined;
-    }
-    return new Promise((r) =>
-      this.waiters.push(() => {
-        this.used++;
-        r();
-      }),
-    );
-  }
-  release(): void {
-    this.used--;
-    this.waiters.shift()?.();
-  }
-  /** Wake every waiter (stop): each then sees the stop flag and gives its slot back. */
-  wakeAll(): void {
-    const w = this.waiters;
-    this.waiters = [];
-    for (const f of w) f();
-  }
+/** A row to send, from the CSV reader to a request slot. */
+class QueuedRow {
+  /** A row that fails its checks: it holds its place in the look-ahead until its outcome is recorded. */
+  problem = false;
+  constructor(
+    readonly n: number,
+    readonly hash: string,
+    readonly fields: string[],
+  ) {}
+}
+
+/**
+ * Rows whose outcome lines went into the same journal write and whose requests' audit records into the same audit
+ * write (the answers of one event-loop turn): they are on disk together, and counted together.
+ */
+class SettleGroup {
+  readonly rows: QueuedRow[] = [];
+  readonly outcomes: Outcome[] = [];
+  constructor(
+    readonly recorded: Promise<void>,
+    readonly audited: Promise<void> | undefined,
+  ) {}
 }
 
 export class BulkSend {
@@ -403,7 +395,7 @@ export class BulkSend {
   stop(): void {
     this.stopping = true;
     this.limiter.stop();
-    for (const sem of this.semaphores) sem.wakeAll();
+    this.wake?.();
   }
 
   /** Give the journal back without running (the operator did not confirm). */
@@ -416,7 +408,8 @@ export class BulkSend {
     return this.stopping;
   }
 
-  private semaphores: Semaphore[] = [];
+  /** Wakes the run's waiting reader and request slots (stop): each then sees the stop flag. */
+  private wake?: () => void;
 
   /**
    * The first row's body, built and validated by the core builder, as JSON text cut around the three strings that
@@ -487,9 +480,7 @@ export class BulkSend {
     if (this.input.readOnly) throw new Error('BulkSend.run() on a read-only job');
     const c = this.counters;
     c.startedAt = Date.now();
-    const inFlight = new Semaphore(this.input.concurrency);
-    const lookahead = new Semaphore(LOOKAHEAD_FACTOR * this.input.concurrency);
-    this.semaphores = [inFlight, lookahead];
+    const lookahead = LOOKAHEAD_FACTOR * this.input.concurrency;
     let failedOut: WriteStream | undefined;
     const failedCols = ['pdesk_row', 'pdesk_status', 'pdesk_reason'];
     rmSync(this.failedCsvPath, { force: true });
@@ -534,116 +525,130 @@ export class BulkSend {
         fail(e instanceof PdeskError ? e : new PdeskError(`Cannot write the audit trail: ${(e as Error).message}`, ExitCode.unexpected)),
       );
 
+    // Rows under way after their request (settle groups), counted: the run waits for the count to reach 0 at the end.
+    let pending = 0;
+    let drained: (() => void) | undefined;
+    const done = () => {
+      if (--pending === 0) drained?.();
+    };
+    const track = (p: Promise<void>) => {
+      pending++;
+      p.then(done, done);
+    };
+
+    // The look-ahead: rows journaled `sending` and not yet started, and failed rows not yet recorded. The reader
+    // waits while it is full.
+    let held = 0;
+    let readerWaiting: (() => void) | undefined;
+    const release = () => {
+      held--;
+      const w = readerWaiting;
+      if (w && held < lookahead) {
+        readerWaiting = undefined;
+        w();
+      }
+    };
+
     /**
-     * Journal a row's outcome, and count it once both its journal line and its request's audit record are on disk.
-     * The line is written at the end of this turn, after the audit record (a process killed after that leaves the
-     * row acknowledged, not uncertain).
+     * Count a group's rows once their outcome lines and their requests' audit records are on disk: a row is
+     * acknowledged in the journal only with its audit record, written before it (flushAudit).
      */
-    const settle = async (row: number, hash: string, fields: string[], o: Outcome, audited?: Promise<void>) => {
-      const rec: RowRecord = { row, hash, state: o.state };
+    const settleGroup = async (g: SettleGroup) => {
+      if (g.audited) await auditDone(g.audited);
+      let lost = false;
+      try {
+        await g.recorded;
+      } catch (e) {
+        fail(e as PdeskError);
+        lost = true;
+      }
+      for (let i = 0; i < g.rows.length; i++) {
+        const { n, hash, fields, problem } = g.rows[i]!;
+        const o = g.outcomes[i]!;
+        if (problem) release();
+        if (lost) {
+          // Not durably recorded: its outcome is unknown to a rerun, so report it as uncertain here too.
+          c.uncertain++;
+          writeFailed(n, fields, o.status, `outcome not recorded in the journal: ${o.reason ?? o.state}`);
+          continue;
+        }
+        this.rows.set(n, RowState[o.state], hash);
+        if (o.state === 'ok') c.sent++;
+        else if (o.state === 'unknown') {
+          c.uncertain++;
+          writeFailed(n, fields, o.status, `no answer (${o.reason ?? 'unknown'}); not resent on a rerun unless --resend-uncertain`);
+        } else {
+          c.failed++;
+          if (o.server) c.failedServer++;
+          writeFailed(n, fields, o.status, o.reason ?? 'failed');
+        }
+        if (o.fatal) fail(o.fatal);
+      }
+    };
+    let group: SettleGroup | undefined;
+    /** Journal a row's outcome; it counts once its line and its request's audit record are on disk (settleGroup). */
+    const settle = (row: QueuedRow, o: Outcome, audited?: Promise<void>) => {
+      const rec: RowRecord = { row: row.n, hash: row.hash, state: o.state };
       if (o.status !== undefined) rec.status = o.status;
       if (o.reason !== undefined) rec.reason = o.reason;
       const recorded = writer.record(rec);
-      if (audited) await auditDone(audited);
-      try {
-        await recorded;
-      } catch (e) {
-        fail(e as PdeskError);
-        // Not durably recorded: its outcome is unknown to a rerun, so report it as uncertain here too.
-        c.uncertain++;
-        writeFailed(row, fields, o.status, `outcome not recorded in the journal: ${o.reason ?? o.state}`);
-        return;
+      if (group?.recorded !== recorded || group.audited !== audited) {
+        group = new SettleGroup(recorded, audited);
+        track(settleGroup(group));
       }
-      this.rows.set(row, RowState[o.state], hash);
-      if (o.state === 'ok') c.sent++;
-      else if (o.state === 'unknown') {
-        c.uncertain++;
-        writeFailed(row, fields, o.status, `no answer (${o.reason ?? 'unknown'}); not resent on a rerun unless --resend-uncertain`);
-      } else {
-        c.failed++;
-        if (o.server) c.failedServer++;
-        writeFailed(row, fields, o.status, o.reason ?? 'failed');
-      }
-      if (o.fatal) fail(o.fatal);
+      group.rows.push(row);
+      group.outcomes.push(o);
     };
 
-    // Two stages: a row's `sending` record is made durable while earlier rows' requests are in flight (at most
-    // LOOKAHEAD_FACTOR × concurrency rows ahead), so the fsync is off the request path; then the row waits for a
-    // request slot and its turn under the rate, and a `started` line is written (no fsync) just before its request.
-    const limiter = this.limiter;
-    const sendRow = async (row: number, hash: string, fields: string[]) => {
-      let aheadHeld = true;
-      const releaseAhead = () => {
-        if (aheadHeld) {
-          aheadHeld = false;
-          lookahead.release();
-        }
-      };
-      try {
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await writer.record({ row, hash, state: 'sending' });
-          } catch (e) {
-            fail(e as PdeskError); // nothing was sent; the row stays as it was in the journal
-            return;
-          }
-          const wait = inFlight.acquire();
-          if (wait) await wait;
-          if (!this.stopping && !limiter.takeNow()) await limiter.take();
-          if (this.stopping) {
-            inFlight.release();
-            // Journaled as sending but never started: say so, so that a rerun sends it without doubt.
-            await writer.record({ row, hash, state: 'cancelled' }).catch(() => undefined);
-            c.seen--;
-            return;
-          }
-          releaseAhead();
-          if (!(await launch({ row, hash, state: 'started' }))) {
-            inFlight.release(); // not started: the row reads back as sending (uncertain) at worst
-            return;
-          }
-          c.inFlight++;
-          let o: Outcome;
-          let audited: Promise<void> | undefined;
-          try {
-            const res = await this.deps.send(this.json(fields), (durable) => {
-              audited = durable;
-            });
-            o = { state: 'ok', status: res.status };
-            limiter.ok();
-          } catch (e) {
-            o = classify(e);
-          } finally {
-            c.inFlight--;
-            inFlight.release(); // the slot bounds requests in flight; the outcome joins the next group commit
-          }
-          // 429: the server did not take it. The whole run pauses and slows down, and the row goes again.
-          if (o.status === 429 && o.state === 'failed' && attempt < MAX_THROTTLED_ATTEMPTS && !this.stopping) {
-            c.throttled++;
-            limiter.throttled(o.retryAfterMs);
-            if (audited) await auditDone(audited);
-            try {
-              await writer.record({ row, hash, state: 'throttled', status: 429 });
-            } catch (e) {
-              fail(e as PdeskError);
-              return;
-            }
-            continue;
-          }
-          // The portal is down: stop rather than fail every remaining row.
-          unreachableRun = o.unreachable ? unreachableRun + 1 : 0;
-          if (unreachableRun === UNREACHABLE_STOP * this.input.concurrency)
-            fail(
-              new NetworkError(`Stopped after ${unreachableRun} requests in a row could not connect to the portal.`, [
-                o.reason ?? '',
-                'Rows not yet sent are untouched; run the same command again once the portal is reachable.',
-              ]),
-            );
-          await settle(row, hash, fields, o, audited);
-          return;
-        }
-      } finally {
-        releaseAhead();
+    // Rows whose `sending` record is durable, in order, for the request slots; rows journaled in one write become
+    // ready together.
+    const ready: QueuedRow[] = [];
+    let journaling = 0;
+    let reading = true;
+    let slotsWaiting: Array<() => void> = [];
+    const wakeSlots = () => {
+      const w = slotsWaiting;
+      if (w.length === 0) return;
+      slotsWaiting = [];
+      for (const f of w) f();
+    };
+    this.wake = () => {
+      const w = readerWaiting;
+      readerWaiting = undefined;
+      w?.();
+      wakeSlots();
+    };
+    let batch: { promise: Promise<void>; rows: QueuedRow[] } | undefined;
+    const enqueue = (row: QueuedRow) => {
+      journaling++;
+      const p = writer.record({ row: row.n, hash: row.hash, state: 'sending' });
+      if (batch?.promise !== p) {
+        const b = { promise: p, rows: [] as QueuedRow[] };
+        batch = b;
+        p.then(
+          () => {
+            journaling -= b.rows.length;
+            for (const r of b.rows) ready.push(r);
+            wakeSlots();
+          },
+          (e: unknown) => {
+            // Nothing was sent; these rows stay as they were in the journal.
+            journaling -= b.rows.length;
+            fail(e as PdeskError);
+            for (let i = 0; i < b.rows.length; i++) release();
+            wakeSlots();
+          },
+        );
+      }
+      batch.rows.push(row);
+    };
+    /** The next ready row, or undefined once there is none to come. */
+    const nextRow = async (): Promise<QueuedRow | undefined> => {
+      for (;;) {
+        const row = ready.shift();
+        if (row) return row;
+        if (!reading && journaling === 0) return undefined;
+        await new Promise<void>((r) => slotsWaiting.push(r));
       }
     };
 
@@ -656,16 +661,71 @@ export class BulkSend {
         }),
       );
 
-    // Rows under way, counted rather than kept in a set: the run waits for the count to reach 0 at the end.
-    let pending = 0;
-    let drained: (() => void) | undefined;
-    const done = () => {
-      if (--pending === 0) drained?.();
+    /**
+     * One request slot: it takes the ready rows in turn, waits for its turn under the rate, writes the `started`
+     * line, sends, and hands the outcome to `settle` without waiting for it to be on disk (the slot is free at the
+     * answer). A 429 pauses the run and sends the row again.
+     */
+    const limiter = this.limiter;
+    const slot = async () => {
+      for (;;) {
+        const row = ready.shift() ?? (await nextRow());
+        if (!row) return;
+        for (let attempt = 1; ; attempt++) {
+          if (!this.stopping && !limiter.takeNow()) await limiter.take();
+          if (this.stopping) {
+            if (attempt === 1) release();
+            // Journaled as sending but never started: say so, so that a rerun sends it without doubt.
+            await writer.record({ row: row.n, hash: row.hash, state: 'cancelled' }).catch(() => undefined);
+            c.seen--;
+            break;
+          }
+          if (attempt === 1) release();
+          // Not started when its line could not be written: the row reads back as sending (uncertain) at worst.
+          if (!(await launch({ row: row.n, hash: row.hash, state: 'started' }))) break;
+          c.inFlight++;
+          let o: Outcome;
+          let audited: Promise<void> | undefined;
+          try {
+            const res = await this.deps.send(this.json(row.fields), (durable) => {
+              audited = durable;
+            });
+            o = { state: 'ok', status: res.status };
+            limiter.ok();
+          } catch (e) {
+            o = classify(e);
+          } finally {
+            c.inFlight--;
+          }
+          // 429: the server did not take it. The whole run pauses and slows down, and the row goes again.
+          if (o.status === 429 && o.state === 'failed' && attempt < MAX_THROTTLED_ATTEMPTS && !this.stopping) {
+            c.throttled++;
+            limiter.throttled(o.retryAfterMs);
+            if (audited) await auditDone(audited);
+            try {
+              await writer.record({ row: row.n, hash: row.hash, state: 'throttled', status: 429 });
+              await writer.record({ row: row.n, hash: row.hash, state: 'sending' });
+            } catch (e) {
+              fail(e as PdeskError);
+              break;
+            }
+            continue;
+          }
+          // The portal is down: stop rather than fail every remaining row.
+          unreachableRun = o.unreachable ? unreachableRun + 1 : 0;
+          if (unreachableRun === UNREACHABLE_STOP * this.input.concurrency)
+            fail(
+              new NetworkError(`Stopped after ${unreachableRun} requests in a row could not connect to the portal.`, [
+                o.reason ?? '',
+                'Rows not yet sent are untouched; run the same command again once the portal is reachable.',
+              ]),
+            );
+          settle(row, o, audited);
+          break;
+        }
+      }
     };
-    const track = (p: Promise<void>) => {
-      pending++;
-      p.then(done, done);
-    };
+    const slots = Array.from({ length: this.input.concurrency }, slot);
 
     let rows = 0; // data rows read (the total when they were not counted first)
     try {
@@ -696,27 +756,18 @@ export class BulkSend {
           );
           continue;
         }
-        const wait = lookahead.acquire();
-        if (wait) await wait;
-        if (this.stopping) {
-          lookahead.release();
-          break;
-        }
+        while (held >= lookahead && !this.stopping) await new Promise<void>((r) => (readerWaiting = r));
+        if (this.stopping) break;
         c.seen++;
+        held++;
+        const row = new QueuedRow(n, hash, fields);
         const problem = this.problem(fields);
         if (problem !== undefined) {
-          track(
-            (async () => {
-              try {
-                await settle(n, hash, fields, { state: 'failed', reason: problem });
-              } finally {
-                lookahead.release();
-              }
-            })(),
-          );
+          row.problem = true;
+          settle(row, { state: 'failed', reason: problem });
           continue;
         }
-        track(sendRow(n, hash, fields));
+        enqueue(row);
       }
     } catch (e) {
       fail(
@@ -727,6 +778,9 @@ export class BulkSend {
             ]),
       );
     }
+    reading = false;
+    wakeSlots();
+    await Promise.all(slots);
     if (pending > 0) await new Promise<void>((r) => (drained = r));
     await writer.close();
     if (failedOut) await new Promise<void>((r) => failedOut!.end(r));
