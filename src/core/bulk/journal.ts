@@ -525,11 +525,17 @@ export class JournalWriter {
     if (this.failure || this.buffered.length === 0) return;
     this.beforeWrite?.();
     this.buffered.push(''); // the last line's break
-    const buf = Buffer.from(this.buffered.join('\n'));
+    const text = this.buffered.join('\n');
     this.buffered = [];
     try {
-      let off = 0;
-      while (off < buf.length) off += writeSync(this.fh.fd, buf, off, buf.length - off);
+      // The text as is: node encodes it outside the JS heap (no Buffer per write). A short write, which a regular
+      // file does not make but for a full disk, is finished from its bytes.
+      const written = writeSync(this.fh.fd, text);
+      const bytes = Buffer.byteLength(text);
+      if (written < bytes) {
+        const buf = Buffer.from(text);
+        for (let off = written; off < bytes; ) off += writeSync(this.fh.fd, buf, off, bytes - off);
+      }
     } catch (e) {
       this.fail(e);
       return;
