@@ -199,6 +199,25 @@ describe.concurrent('placeholders and columns', () => {
     expect(made).toEqual([DEFAULT_CONCURRENCY]);
   });
 
+  it('a CSV that breaks part-way stops the run with exit 2; the rows before the problem are sent once, and the fixed file sends the rest', async () => {
+    const env = await sandbox();
+    const good = Array.from({ length: 4000 }, (_, i) => `user${i}@example.org,User ${i}`); // ~120 kB: two chunks
+    const csv = csvFile(`email,name\n${good.join('\n')}\nbob@example.org,"Bob"x\n`);
+    const r = await env.run(send(csv));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--csv: people\.csv is not valid CSV: got "x" at line 4002/);
+    expect(r.stderr).toContain('Rows before the problem were processed; fix the file and run again.');
+    const sent = posts(env).length;
+    expect(sent).toBeGreaterThan(1000);
+    expect(sent).toBeLessThanOrEqual(4000);
+    writeFileSync(csv, `email,name\n${good.join('\n')}\nbob@example.org,Bob\n`);
+    const again = await env.run(send(csv));
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ sent: 4001 - sent, skipped: sent });
+    expect([...received(env).values()].every((count) => count === 1)).toBe(true);
+    expect(received(env).size).toBe(4001);
+  });
+
   it('--dry-run prints the first request, sends nothing and writes no journal', async () => {
     const env = await sandbox();
     const csv = peopleCsv(3);
