@@ -9,7 +9,7 @@ import { type AddressInfo, type Socket, createServer as createNetServer } from '
 import { describe, expect, it } from 'vitest';
 import { ExitCode, NetworkError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';
-import { MAX_RETRY_AFTER_MS, type TransportOptions, isIdempotent, retryAfterMs } from '../../src/core/transport.js';
+import { DeadlineClock, MAX_RETRY_AFTER_MS, type TransportOptions, isIdempotent, retryAfterMs } from '../../src/core/transport.js';
 import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
 import { type StubHandler, closeAfterEach, stubServer } from '../helpers/http.js';
@@ -49,6 +49,21 @@ describe('retryAfterMs', () => {
 
   it.each([undefined, '', 'soon', '1.5', '-1', '120 s'])('%j is not a Retry-After', (v) => {
     expect(retryAfterMs(v, now)).toBeUndefined();
+  });
+});
+
+describe('DeadlineClock', () => {
+  it('slices are a tenth of the time-out, 1 to 250 ms; requests of one slice share a deadline, a fired one is never handed out', async () => {
+    expect([30_000, 2_000, 200, 5].map((ms) => new DeadlineClock(ms).sliceMs)).toEqual([250, 200, 20, 1]);
+    const clock = new DeadlineClock(30_000);
+    const a = clock.now();
+    expect(clock.now()).toBe(a); // the same slice (250 ms wide): one deadline
+    await new Promise((r) => setTimeout(r, 260));
+    const b = clock.now();
+    expect(b).not.toBe(a);
+    b.abort();
+    expect(clock.now()).not.toBe(b);
+    expect(a.aborted).toBe(false);
   });
 });
 
@@ -189,6 +204,25 @@ describe.each(TRANSPORTS)('%s', (_name, Impl) => {
       expect(Date.now() - started).toBeLessThan(3000);
       expect(waits).toEqual([]);
       expect(s.received).toHaveLength(1);
+    });
+
+    it('requests share the deadline of their slice of time: never cut before requestMs, at most a slice after it', async () => {
+      const s = await stubServer((q, res) => (q.url === '/ok' ? json(res, 200, {}) : undefined)); // /ok answers, the rest never
+      const { t } = transport({ requestMs: 200 });
+      const timed = async (path: string, afterMs = 0) => {
+        await new Promise((r) => setTimeout(r, afterMs));
+        const started = performance.now();
+        const e = await networkError(t.request({ method: 'GET', url: `${s.url}${path}`, headers: {} }));
+        return { e, ms: performance.now() - started };
+      };
+      const all = await Promise.all([timed('/a'), timed('/b', 5), timed('/c', 15), timed('/d', 60)]);
+      for (const { e, ms } of all) {
+        expect(e.code).toBe('TIMEOUT');
+        expect(ms).toBeGreaterThanOrEqual(199); // the timer's own millisecond rounding aside
+        expect(ms).toBeLessThan(200 + 20 + 1000); // a slice (20 ms) late at most, and the machine's load
+      }
+      // A request after those deadlines fired gets a deadline of its own.
+      expect((await t.request({ method: 'GET', url: `${s.url}/ok`, headers: {} })).status).toBe(200);
     });
 
     it('a secret in the URL of a request that timed out or was abandoned is redacted in the error', async () => {
