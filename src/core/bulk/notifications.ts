@@ -426,20 +426,21 @@ export class BulkSend {
     if (fields.length !== this.header.length) return `the row has ${fields.length} fields, the header has ${this.header.length}`;
     const email = (fields[this.emailIndex] ?? '').trim();
     if (!email) return `no email address in column "${this.input.emailColumn}"`;
-    const bad = `"${oneLine(email, 100)}" in column "${this.input.emailColumn}" is not an email address`;
+    // Worded only for a row that has the problem (sanitizing every row's address cost more than checking it).
+    const bad = () => `"${oneLine(email, 100)}" in column "${this.input.emailColumn}" is not an email address`;
     if (!this.frame) {
       try {
         this.frame = frameOf(
           buildNotification(this.deps.profile, { email, topic: this.topicT.render(fields), text: this.textT.render(fields) }),
         );
       } catch (e) {
-        if (e instanceof BodyError && /telecom/.test(e.path)) return bad;
+        if (e instanceof BodyError && /telecom/.test(e.path)) return bad();
         if (e instanceof PdeskError) return oneLine(e.message);
         throw e;
       }
       return undefined;
     }
-    return EmailAddress.safeParse(email).success ? undefined : bad;
+    return EmailAddress.safeParse(email).success ? undefined : bad();
   }
 
   /**
