@@ -57,7 +57,12 @@ try {
         args: [bin, 'slots', 'list', '--service-category', 'urn:pdesk:service-category|gp', '--from', 'today', '--to', '+6d', '--json'],
         env,
       },
-      { name: '  the same, no code cache', cmd: process.execPath, args: [bin, ...read], env: { ...env, PDESK_CODE_CACHE: '0' } },
+      {
+        name: 'pdesk appointment-types list, no code cache',
+        cmd: process.execPath,
+        args: [bin, ...read],
+        env: { ...env, PDESK_CODE_CACHE: '0' },
+      },
     ],
     { runs: runsArg(15) },
   );
