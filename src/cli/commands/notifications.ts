@@ -272,7 +272,7 @@ export function notificationsCommand(): Command {
     .option('--body <file|->', 'a complete notification Communication to send as is (after validation)')
     .option('--csv <file>', 'bulk: one notification per row; the header names the columns (, or ; separated)')
     .option('--email-column <name>', 'bulk: the column holding the address (default: email)')
-    .option('--concurrency <n>', 'bulk: requests in flight at once (default: 8)')
+    .option('--concurrency <n>', 'bulk: requests in flight at once, each on a connection of its own (default: 8)')
     .option(
       '--journal <file>',
       "bulk: where each row's outcome is recorded (default: journals/<profile>/<csv name>-<id>.journal.ndjson in the config folder)",
