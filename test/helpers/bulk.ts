@@ -11,8 +11,8 @@ import { defaultJournalPath } from '../../src/core/bulk/notifications.js';
 import { type Env, tempDir, withSandbox } from './run.js';
 
 const envs: Env[] = [];
-export async function sandbox(o: Parameters<typeof withSandbox>[0] = {}): Promise<Env> {
-  const e = await withSandbox({ seed: 42, ...o });
+export async function sandbox(o: Parameters<typeof withSandbox>[0] = {}, profile: Parameters<typeof withSandbox>[1] = {}): Promise<Env> {
+  const e = await withSandbox({ seed: 42, ...o }, profile);
   envs.push(e);
   return e;
 }

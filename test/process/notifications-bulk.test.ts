@@ -11,9 +11,16 @@ import { auditPath, readAudit } from '../../src/core/audit.js';
 import { BIN, type CliResult } from '../helpers/cli.js';
 import type { Env } from '../helpers/run.js';
 
-/** Run the CLI as a child we can signal. */
-function start(env: Env, args: string[]): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
+/**
+ * Run the CLI as a child we can signal; `fileSizeKb` runs it under `ulimit -f` (with SIGXFSZ ignored), so that a write
+ * past that size fails with EFBIG, as on a full disk.
+ */
+function start(env: Env, args: string[], fileSizeKb?: number): { child: ChildProcess; done: Promise<CliResult> } {
+  const [cmd, argv] =
+    fileSizeKb === undefined
+      ? [process.execPath, [BIN, ...args]]
+      : ['bash', ['-c', `trap '' XFSZ; ulimit -f ${fileSizeKb}; exec "$0" "$@"`, process.execPath, BIN, ...args]];
+  const child = spawn(cmd, argv, {
     env: { ...process.env, NO_COLOR: '1', PDESK_CONFIG_DIR: env.configDir, PDESK_PROFILE: undefined } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -110,6 +117,42 @@ describe.concurrent('bulk send interrupted (a process)', () => {
     expect(got.size).toBe(400);
     expect([...got.values()].every((c) => c === 1)).toBe(true);
   }, 20_000);
+
+  // With bodies the audit trail fills first; without them (a shorter record a row) the journal does.
+  it.skipIf(process.platform !== 'linux').for([
+    { bodies: true, fills: 'audit trail' },
+    { bodies: false, fills: 'journal' },
+  ])(
+    'the disk fills mid-run ($fills first): the run stops naming it (exit 1), and reruns send every row',
+    { timeout: 30_000 },
+    async ({ bodies, fills }) => {
+      const env = await sandbox({}, { audit: { bodies } });
+      const csv = peopleCsv(3000);
+      // 200 kB per file (ulimit -f): full after a few hundred rows.
+      const full = await start(env, send(csv), 200).done;
+      expect(full.code).toBe(1);
+      expect(full.stderr).toMatch(new RegExp(`^pdesk: Cannot write the ${fills} \\S+ \\(EFBIG\\)`, 'm'));
+      expect(full.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      const first = full.json();
+      expect(first.sent).toBeGreaterThan(0);
+      expect(first.sent).toBeLessThan(3000);
+      // Room again: the rerun skips what was acknowledged and sends the rest; rows whose outcome the full disk kept
+      // out of the journal are uncertain (listed, not resent), and a run told to sends them.
+      const second = await env.run(send(csv));
+      const s2 = second.json();
+      // A row the failing run counted uncertain may have had its outcome line written before the disk filled.
+      expect(s2.skipped).toBeGreaterThanOrEqual(first.sent);
+      expect(s2.skipped).toBeLessThanOrEqual(first.sent + first.uncertain);
+      expect(s2.sent + s2.skipped + s2.uncertain).toBe(3000);
+      expect(s2.uncertain).toBeLessThanOrEqual(first.uncertain + 8);
+      if (s2.uncertain) expect((await env.run(send(csv, '--resend-uncertain'))).code).toBe(0);
+      const got = received(env);
+      expect(got.size).toBe(3000);
+      // Only an uncertain row, resent on request, can have reached the portal twice.
+      expect([...got.values()].filter((c) => c > 1).length).toBeLessThanOrEqual(s2.uncertain);
+      expect([...got.values()].every((c) => c <= 2)).toBe(true);
+    },
+  );
 
   it('a second run on the same journal while one is running is refused', async () => {
     const env = await sandbox({ latencyMs: 20 });

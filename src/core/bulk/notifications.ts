@@ -594,6 +594,9 @@ export class BulkSend {
       if (o.reason !== undefined) rec.reason = o.reason;
       const recorded = writer.record(rec);
       if (group?.recorded !== recorded || group.audited !== audited) {
+        // Handled at once: settleGroup awaits the audit record first, and a journal write that fails meanwhile must
+        // not reject with no one listening (node ends the process on an unhandled rejection).
+        recorded.catch(() => undefined);
         group = new SettleGroup(recorded, audited);
         track(settleGroup(group));
       }
