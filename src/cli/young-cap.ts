@@ -12,18 +12,27 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 export const YOUNG_CAP_BYTES = 16 * 1024 * 1024;
 
-/** Start watching; returns a function that stops watching (the growth factor stays as it is then). */
+/**
+ * Start watching; returns a function that ends the cap: it stops watching, and lets the new space grow again as V8
+ * would (V8's default factor, 2), so that a process that goes on after the send (a test runner) is not left capped.
+ */
 export function capYoungGeneration(bytes = YOUNG_CAP_BYTES, everyMs = 50): () => void {
+  let capped = false;
   const check = (): boolean => {
     const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     if (!space || space.space_size < bytes) return false;
     setFlagsFromString('--semi-space-growth-factor=1');
+    capped = true;
     return true;
   };
-  if (check()) return () => undefined;
-  const timer = setInterval(() => {
-    if (check()) clearInterval(timer);
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  const timer = check()
+    ? undefined
+    : setInterval(() => {
+        if (check()) clearInterval(timer);
+      }, everyMs);
+  timer?.unref();
+  return () => {
+    clearInterval(timer);
+    if (capped) setFlagsFromString('--semi-space-growth-factor=2');
+  };
 }

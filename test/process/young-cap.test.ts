@@ -1,6 +1,7 @@
 /**
  * The young-generation cap of a bulk send (src/cli/young-cap.ts), in a process of its own (it changes a V8 flag for
- * the rest of the process): the new space stops growing once it has reached the cap, where it doubles without it.
+ * the rest of the process): the new space stops growing once it has reached the cap, where it doubles without it,
+ * and grows again once the cap is ended.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -33,18 +34,24 @@ for (let i = 0; i < 2000000; i++) {
     await new Promise((r) => setTimeout(r, 1));
   }
 }
+max = Math.max(max, size());
 stop();
-console.log(JSON.stringify({ start, max: Math.max(max, size()) }));
+// Ended: the new space grows again as V8 would.
+for (let i = 0; i < 2000000; i++) {
+  ring[i % ring.length] = { i, s: 'row ' + i };
+  if (i % 1000 === 0) await new Promise((r) => setTimeout(r, 1));
+}
+console.log(JSON.stringify({ start, max, after: size() }));
 `,
   );
   return join(dir, 'driver.mjs');
 }
 
-const run = (script: string, factor: number): { start: number; max: number } =>
+const run = (script: string, factor: number): { start: number; max: number; after: number } =>
   JSON.parse(execFileSync(process.execPath, [script, String(factor)], { encoding: 'utf8' }));
 
 describe('capYoungGeneration', () => {
-  it('the new space grows past twice its size without the cap, and stops at the cap with it', () => {
+  it('the new space grows past twice its size without the cap, stops at the cap with it, and grows again once it ends', () => {
     const script = driver();
     const free = run(script, 0);
     expect(free.max).toBeGreaterThan(2 * free.start);
@@ -53,5 +60,7 @@ describe('capYoungGeneration', () => {
     expect(capped.max).toBeLessThanOrEqual(2 * capped.start);
     const now = run(script, 1); // already at the cap: no growth at all
     expect(now.max).toBe(now.start);
+    // Once the cap is ended (the send is over), the new space grows again.
+    expect(now.after).toBeGreaterThan(now.max);
   });
 });
