@@ -5,7 +5,7 @@
  * so a command runs the same in the process (`systemIO()`) and in a test (`testIO()`).
  */
 import { type Command, CommanderError, type Option } from 'commander';
-import type { ClientOptions, PdeskClient } from '../core/client.js';
+import type { ClientOptions, PdeskClient, WriteDescription } from '../core/client.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import type { Profile } from '../profiles/schema.js';
@@ -179,12 +179,14 @@ export class Context {
   /**
    * Confirm a write on a production profile (src/cli/confirm.ts): on a terminal the operator types the profile's
    * name, without one `--yes` is needed. Nothing happens for other profiles, or once confirmed in this run.
+   * `write.what` (what is written) and `write.target` (where) are read only when a question may be asked.
    */
-  confirmWrite(profile: Profile, what: string, target: string): Promise<void> | undefined {
+  confirmWrite(profile: Profile, write: Pick<WriteDescription, 'what' | 'target'>): Promise<void> | undefined {
     // Asked before every write (a bulk send asks it per row): once a profile needs no question in this run (it is
-    // not production, or it was confirmed), the answer is given at once, without a promise or an import().
+    // not production, or it was confirmed), the answer is given at once, without a promise, an import() or reading
+    // the client's description of the write.
     if (this.settled.has(profile)) return undefined;
-    return this.askConfirmation(profile, what, target);
+    return this.askConfirmation(profile, write.what, write.target);
   }
 
   private async askConfirmation(profile: Profile, what: string, target: string): Promise<void> {
@@ -222,8 +224,7 @@ export class Context {
         ...(this.globals.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
         audit: { dir: await this.configDir() },
         observe: await this.observer(profile),
-        // What the write is and where it goes are read only when a question may be asked (a bulk send: per row).
-        beforeWrite: (w) => (this.settled.has(profile) ? undefined : this.askConfirmation(profile, w.what, w.target)),
+        beforeWrite: (w) => this.confirmWrite(profile, w),
         ...o,
       };
       if (this.deps.makeClient) this._client = await this.deps.makeClient(profile, opts);

@@ -31,7 +31,7 @@ async function loadUndici(): Promise<Undici> {
  * undici's answer headers as one string per name (a repeated header joined with ", "). They are taken as they are
  * when every value is one string already, as almost always: a bulk send gets thousands of answers a second.
  */
-export function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   let flat = true;
   for (const k in h) {
     if (typeof h[k] !== 'string') {

@@ -221,8 +221,9 @@ export abstract class RetryingTransport implements Transport {
   }
 
   /**
-   * Send one attempt and read the whole answer; `path` is the URL's path and query, as the request line has them. Throws on a connection error (with its code), when `deadline`
-   * fires, or when the caller's `req.signal` aborts; `request` words the error.
+   * Send one attempt and read the whole answer; `path` is the URL's path and query, as the request line has them.
+   * Throws on a connection error (with its code), when `deadline` fires, or when the caller's `req.signal` aborts;
+   * `request` words the error.
    */
   protected abstract send(url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer>;
 

@@ -133,6 +133,7 @@ describe.concurrent('bulk send interrupted (a process)', () => {
       expect(full.code).toBe(1);
       expect(full.stderr).toMatch(new RegExp(`^pdesk: Cannot write the ${fills} \\S+ \\(EFBIG\\)`, 'm'));
       expect(full.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(full.stderr).toContain('The disk (or a file size limit) is full: make room, then run the same command again.');
       const first = full.json();
       expect(first.sent).toBeGreaterThan(0);
       expect(first.sent).toBeLessThan(3000);

@@ -75,7 +75,10 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
         );
     const { baseUrlFor } = await import('../../core/routes.js');
     for (const p of profiles)
-      await ctx.confirmWrite(p, 'the write checks of pdesk check (A6, A7, C1–C5, M3: test data)', baseUrlFor(p, 'practice'));
+      await ctx.confirmWrite(p, {
+        what: 'the write checks of pdesk check (A6, A7, C1–C5, M3: test data)',
+        target: baseUrlFor(p, 'practice'),
+      });
   }
   // A report file that cannot be written is found before anything is sent.
   const junitFile = opts.junit === undefined ? undefined : await openReportFile(opts.junit);

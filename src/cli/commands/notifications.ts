@@ -174,11 +174,10 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
     const { resolveRoute } = await import('../../core/routes.js');
     const { basename } = await import('node:path');
     const rows = job.counters.total;
-    await ctx.confirmWrite(
-      profile,
-      `${rows === undefined ? 'a notification' : `up to ${rows} notification${rows === 1 ? '' : 's'}`} (C5, one per row of ${basename(job.csvPath)})`,
-      client.splitUrl(resolveRoute(profile, 'C5').url).base,
-    );
+    await ctx.confirmWrite(profile, {
+      what: `${rows === undefined ? 'a notification' : `up to ${rows} notification${rows === 1 ? '' : 's'}`} (C5, one per row of ${basename(job.csvPath)})`,
+      target: client.splitUrl(resolveRoute(profile, 'C5').url).base,
+    });
   } catch (e) {
     job.abandon();
     throw e;

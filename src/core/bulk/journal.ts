@@ -345,6 +345,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Write errors of a full disk, a quota or a file size limit: the same command works again once there is room. */
+const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
 /**
  * The lines appended between two writes: written together and made durable by the same fsync, so they share one
  * promise (a bulk send appends three lines a row; a promise each was a third of the writer's cost).
@@ -436,17 +439,6 @@ export class JournalWriter {
   }
 
   /**
-   * Write a record now (with any buffered ones) without waiting for an fsync; the next group commit covers
-   * it. A killed process keeps it; only a machine crash can lose it.
-   */
-  note(...records: RowRecord[]): void {
-    if (this.failure) throw this.failure;
-    for (const r of records) this.buffered.push(JournalWriter.line(r));
-    this.writeBuffered();
-    if (this.failure) throw this.failure;
-  }
-
-  /**
    * Write a record with this turn's write (every line buffered in this turn, in one write), without waiting for an
    * fsync, then call `written()`; `written(error)` when it could not be written. A bulk send starts a row's
    * request from `written`: its `started` line is in the file first, and rides the write its turn makes anyway.
@@ -488,11 +480,11 @@ export class JournalWriter {
   }
 
   private fail(e: unknown): void {
-    this.failure ??= new PdeskError(
-      `Cannot write the ${this.what} ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
-      ExitCode.unexpected,
-      this.what === 'journal' ? ['Rows whose outcome was not recorded are reported as uncertain by the next run.'] : [],
-    );
+    const code = (e as NodeJS.ErrnoException).code;
+    this.failure ??= new PdeskError(`Cannot write the ${this.what} ${this.path} (${code ?? (e as Error).message}).`, ExitCode.unexpected, [
+      ...(this.what === 'journal' ? ['Rows whose outcome was not recorded are reported as uncertain by the next run.'] : []),
+      ...(code && FULL_CODES.has(code) ? ['The disk (or a file size limit) is full: make room, then run the same command again.'] : []),
+    ]);
     for (const b of this.unsynced) b.reject(this.failure);
     this.open?.reject(this.failure);
     this.unsynced = [];

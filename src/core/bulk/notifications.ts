@@ -677,14 +677,13 @@ export class BulkSend {
         if (!row) return;
         for (let attempt = 1; ; attempt++) {
           if (!this.stopping && !limiter.takeNow()) await limiter.take();
+          if (attempt === 1) release(); // its place in the look-ahead: it starts now, or never
           if (this.stopping) {
-            if (attempt === 1) release();
             // Journaled as sending but never started: say so, so that a rerun sends it without doubt.
             await writer.record({ row: row.n, hash: row.hash, state: 'cancelled' }).catch(() => undefined);
             c.seen--;
             break;
           }
-          if (attempt === 1) release();
           // Not started when its line could not be written: the row reads back as sending (uncertain) at worst.
           if (!(await launch({ row: row.n, hash: row.hash, state: 'started' }))) break;
           c.inFlight++;

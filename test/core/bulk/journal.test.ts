@@ -57,7 +57,7 @@ describe('journal', () => {
     expect(JSON.parse(lines[200]!)).toMatchObject({ row: 200, state: 'ok', status: 201 });
   });
 
-  it('lines are written at the end of the turn, or at once by note/flush; beforeWrite runs first (the audit trail before the journal)', async () => {
+  it('lines are written at the end of the turn, or at once by flush; beforeWrite runs first (the audit trail before the journal)', async () => {
     const dir = tmp();
     const audit = await JournalWriter.open(join(dir, 'audit.ndjson'), undefined, { what: 'audit trail' });
     const journal = await JournalWriter.open(join(dir, 'j.ndjson'), header);
@@ -71,7 +71,8 @@ describe('journal', () => {
     const recorded = journal.record({ row: 1, hash: rowHash(['a']), state: 'ok', status: 201 });
     expect(text('audit.ndjson')).toBe(''); // not before the end of the turn
     expect(text('j.ndjson').split('\n')).toHaveLength(2); // the header only
-    journal.note({ row: 2, hash: rowHash(['b']), state: 'started' }); // at once, with what was buffered
+    journal.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' }, () => undefined);
+    journal.flush(); // at once, with what was buffered
     expect(order).toEqual(['journal write, audit holds 0 line(s)']);
     expect(text('audit.ndjson')).toBe('{"audit":1}\n');
     expect(
@@ -81,7 +82,7 @@ describe('journal', () => {
         .map((l) => JSON.parse(l).row),
     ).toEqual([undefined, 1, 2]);
     await Promise.all([audited, recorded]);
-    // Without note or flush, appended lines are written at the end of the turn.
+    // Without flush, appended lines are written at the end of the turn.
     const later = audit.append('{"audit":2}');
     await new Promise((r) => setImmediate(r));
     expect(text('audit.ndjson')).toBe('{"audit":1}\n{"audit":2}\n');
@@ -123,6 +124,9 @@ describe('journal', () => {
     const recorded = w.record({ row: 1, hash: rowHash(['a']), state: 'ok', status: 201 });
     w.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' }, (error) => seen.push(error?.message ?? 'written'));
     await expect(recorded).rejects.toThrow(/Cannot write the journal \/dev\/full \(ENOSPC\)/);
+    await recorded.catch((e: { details: string[] }) =>
+      expect(e.details).toContain('The disk (or a file size limit) is full: make room, then run the same command again.'),
+    );
     expect(seen).toEqual([expect.stringMatching(/Cannot write the journal \/dev\/full \(ENOSPC\)/)]);
     w.noteAtWrite({ row: 3, hash: rowHash(['c']), state: 'started' }, (error) => seen.push(error?.message ?? 'written'));
     expect(seen).toHaveLength(2);
@@ -161,7 +165,7 @@ describe('journal', () => {
     await w.append(JSON.stringify({ run: 'r1', boot, pid: 1 }));
     await w.record({ row: 1, hash: rowHash(['a']), state: 'sending' });
     await w.record({ row: 2, hash: rowHash(['b']), state: 'sending' });
-    w.note({ row: 2, hash: rowHash(['b']), state: 'started' });
+    w.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' }, () => undefined);
     await w.record({ row: 3, hash: rowHash(['c']), state: 'sending' });
     await w.record({ row: 3, hash: rowHash(['c']), state: 'cancelled' });
     await w.append(JSON.stringify({ run: 'r2', boot: 'another-boot', pid: 2 }));
@@ -194,7 +198,7 @@ describe('journal', () => {
     for (const row of [1, 2, 3, 4]) await w.record({ row, hash: rowHash([String(row)]), state: 'sending' });
     await w.record({ row: 1, hash: rowHash(['1']), state: 'cancelled' });
     await w.record({ row: 3, hash: rowHash(['3']), state: 'cancelled' });
-    w.note({ row: 4, hash: rowHash(['4']), state: 'started' });
+    w.noteAtWrite({ row: 4, hash: rowHash(['4']), state: 'started' }, () => undefined);
     await w.record({ row: 4, hash: rowHash(['4']), state: 'ok' });
     await w.close();
     const j = await loadJournal(base(path));
