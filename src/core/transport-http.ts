@@ -64,7 +64,8 @@ export class HttpTransport extends RetryingTransport {
       let settled = false;
       let connectTimer: NodeJS.Timeout | undefined;
       let request: ClientRequest | undefined;
-      const onAbort = () => request?.destroy(codeError('The request was aborted.', 'ABORT_ERR'));
+      // Ends the request at once, also one still waiting for a connection of the agent.
+      const onAbort = () => finish(codeError('The request was aborted.', 'ABORT_ERR'));
       const finish = (e: Error | undefined, answer?: Answer) => {
         if (settled) return;
         settled = true;

@@ -4,12 +4,21 @@
  * behaviour is proven for both transports: the undici pool (long-running work) and node:http (one-shot
  * commands). Waits are recorded by an injected sleep, so the tests do not actually wait.
  */
+import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { type AddressInfo, type Socket, createServer as createNetServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ExitCode, NetworkError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';
-import { DeadlineClock, MAX_RETRY_AFTER_MS, type TransportOptions, isIdempotent, retryAfterMs } from '../../src/core/transport.js';
+import {
+  type Deadline,
+  DeadlineClock,
+  MAX_RETRY_AFTER_MS,
+  type RawRequest,
+  type TransportOptions,
+  isIdempotent,
+  retryAfterMs,
+} from '../../src/core/transport.js';
 import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
 import { type StubHandler, closeAfterEach, stubServer } from '../helpers/http.js';
@@ -246,6 +255,51 @@ describe.each(TRANSPORTS)('%s', (_name, Impl) => {
       setTimeout(() => ac.abort(), 50);
       const e = await networkError(t.request({ method: 'GET', url: s.url, headers: {}, signal: ac.signal }));
       expect(e.message).toBe('The request was abandoned.');
+    });
+
+    it("a caller's abort ends a request still waiting for a connection, without waiting for the one ahead of it", async () => {
+      const s = await stubServer((q, res) => (q.url === '/hang' ? undefined : json(res, 200, {})));
+      const { t } = transport({ connections: 1, requestMs: 5_000 });
+      const hanging = networkError(t.request({ method: 'GET', url: `${s.url}/hang`, headers: {} }));
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 50);
+      const started = performance.now();
+      const e = await networkError(t.request({ method: 'GET', url: `${s.url}/queued`, headers: {}, signal: ac.signal }));
+      expect(e.message).toBe('The request was abandoned.');
+      expect(performance.now() - started).toBeLessThan(2_000); // not the 5 s of the request ahead of it
+      expect(s.received.map((r) => r.url)).toEqual(['/hang']); // the abandoned one was never sent
+      expect((await hanging).code).toBe('TIMEOUT');
+    });
+
+    it('no abort listener is left on the shared deadline or the caller signal once requests end, however they end', async () => {
+      const s = await stubServer((q, res) => (q.url === '/hang' ? undefined : json(res, q.url === '/500' ? 500 : 200, {})));
+      // Every attempt's deadline, as the transport hands it to its `send`.
+      const send = vi.spyOn(Impl.prototype as unknown as { send: (u: URL, r: RawRequest, d: Deadline, p: string) => unknown }, 'send');
+      const { t } = transport();
+      const ac = new AbortController();
+      const signal = ac.signal;
+      await t.request({ method: 'GET', url: `${s.url}/ok`, headers: {}, signal });
+      await t.request({ method: 'POST', url: `${s.url}/500`, headers: {}, body: '{}', signal });
+      const other = new AbortController();
+      setTimeout(() => other.abort(), 30);
+      await networkError(t.request({ method: 'GET', url: `${s.url}/hang`, headers: {}, signal: other.signal }));
+      expect(send).toHaveBeenCalledTimes(3);
+      for (const [, , deadline] of send.mock.calls) expect(deadline.listenerCount('abort')).toBe(0);
+      send.mockRestore();
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+      expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
+    });
+
+    it('an informational answer (103 Early Hints) before the real one is passed over', async () => {
+      const s = await stubServer((_q, res) => {
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+        json(res, 201, { id: 'n1' }, { location: '/Communication/n1' });
+      });
+      const { t } = transport();
+      const r = await t.request({ method: 'POST', url: `${s.url}/Communication`, headers: {}, body: '{}' });
+      expect(r.status).toBe(201);
+      expect(r.headers.location).toBe('/Communication/n1');
+      expect(JSON.parse(r.text)).toEqual({ id: 'n1' });
     });
 
     it('a response larger than maxResponseBytes is refused, announced or chunked (not retried)', async () => {
