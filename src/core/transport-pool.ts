@@ -147,19 +147,29 @@ export class PoolTransport extends RetryingTransport {
       }).unref();
   }
 
-  private pool(u: Undici, origin: string, tls?: TlsFiles): Pool {
-    const key = connectionKey(origin, tls);
+  /** The pool of the last request's URL and TLS files: a bulk send asks for the same one thousands of times a second. */
+  private last?: { url: URL; tls?: TlsFiles; pool: Pool };
+
+  private pool(u: Undici, url: URL, tls?: TlsFiles): Pool {
+    const last = this.last;
+    if (last && last.url === url && last.tls === tls) return last.pool;
+    const key = connectionKey(url.origin, tls);
     let p = this.pools.get(key);
     if (!p) {
-      p = new u.Pool(origin, {
+      p = new u.Pool(url.origin, {
         connections: this.opts.connections,
         pipelining: 1,
         keepAliveTimeout: 10_000,
+        // The request deadline (RetryingTransport) is the only one: undici's own header and body timers (300 s, on a
+        // one-second clock) would cut a longer requestMs short, and cost a timer per request.
+        headersTimeout: 0,
+        bodyTimeout: 0,
         maxResponseSize: this.opts.maxResponseBytes,
         connect: { timeout: this.opts.connectMs, ...tlsConnectOptions(tls) },
       });
       this.pools.set(key, p);
     }
+    this.last = { url, tls, pool: p };
     return p;
   }
 
@@ -173,7 +183,7 @@ export class PoolTransport extends RetryingTransport {
   }
 
   private dispatch(u: Undici, url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
-    const pool = this.pool(u, url.origin, req.tls);
+    const pool = this.pool(u, url, req.tls);
     return new Promise<Answer>((resolve, reject) => {
       const reader = new AnswerReader(resolve, reject, deadline, req.signal);
       if (deadline.aborted || req.signal?.aborted) reader.onResponseError(undefined, new Error('aborted before it was sent'));
@@ -184,5 +194,6 @@ export class PoolTransport extends RetryingTransport {
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((p) => p.close().catch(() => undefined)));
     this.pools.clear();
+    this.last = undefined;
   }
 }

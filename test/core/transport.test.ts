@@ -83,6 +83,20 @@ describe('isIdempotent', () => {
   });
 });
 
+describe('undici pool', () => {
+  it('one pool per origin and TLS files: requests alternating between two TLS settings keep to their own connections', async () => {
+    const s = await stubServer((req, res) => json(res, 200, { port: req.socket.remotePort }));
+    const t = closeAfterEach(new PoolTransport({ connections: 1 }));
+    const a = undefined;
+    const b = { cert: 'client certificate B' }; // not used by plain HTTP, but a connection setting of its own
+    const ports: number[] = [];
+    for (const tls of [a, b, a, a, b])
+      ports.push(JSON.parse((await t.request({ method: 'GET', url: `${s.url}/x`, headers: {}, tls })).text).port);
+    expect(ports[0]).not.toBe(ports[1]);
+    expect(ports).toEqual([ports[0], ports[1], ports[0], ports[0], ports[1]]);
+  });
+});
+
 describe.each(TRANSPORTS)('%s', (_name, Impl) => {
   function transport(o: TransportOptions = {}) {
     const waits: number[] = [];
