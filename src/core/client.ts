@@ -261,26 +261,29 @@ export class PdeskClient {
   }
 
   /** Send one interface operation. */
-  async call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
-    const hasBody = o.body !== undefined || o.json !== undefined;
+  call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
     // An operation without parameters has the same request (but its body) every time while its auth header cannot
-    // change (anything but an OAuth2 token, which expires): kept, for a bulk send calls it per row.
+    // change (anything but an OAuth2 token, which expires): kept, and sent with no await of its own, for a bulk send
+    // calls it per row.
     const keep = !o.params && !o.query && !o.readForWrite;
-    const slot = hasBody ? 1 : 0;
-    let d = keep ? this.fixedCalls.get(opId)?.[slot] : undefined;
-    if (!d) {
-      const route = resolveRoute(this.profile, opId, o.params, o.query);
-      // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
-      // write refused under read-only.
-      const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
-      const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
-      d = { op: opId, party: route.party, method: route.method, url: route.url, headers };
-      const auth = (route.party === 'practice' ? this.profile.practice : this.profile.portal).auth;
-      if (keep && willSend && auth?.type !== 'oauth2-client-credentials') {
-        const kept = this.fixedCalls.get(opId) ?? [];
-        kept[slot] = d;
-        this.fixedCalls.set(opId, kept);
-      }
+    const hasBody = o.body !== undefined || o.json !== undefined;
+    const d = keep ? this.fixedCalls.get(opId)?.[hasBody ? 1 : 0] : undefined;
+    if (d) return this.exchange(o.body === undefined ? d : { ...d, body: o.body }, o);
+    return this.callResolved(opId, o, keep, hasBody);
+  }
+
+  private async callResolved(opId: OpId, o: CallOptions, keep: boolean, hasBody: boolean): Promise<ApiResult> {
+    const route = resolveRoute(this.profile, opId, o.params, o.query);
+    // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
+    // write refused under read-only.
+    const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
+    const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
+    const d: Outgoing = { op: opId, party: route.party, method: route.method, url: route.url, headers };
+    const auth = (route.party === 'practice' ? this.profile.practice : this.profile.portal).auth;
+    if (keep && willSend && auth?.type !== 'oauth2-client-credentials') {
+      const kept = this.fixedCalls.get(opId) ?? [];
+      kept[hasBody ? 1 : 0] = d;
+      this.fixedCalls.set(opId, kept);
     }
     return this.exchange(o.body === undefined ? d : { ...d, body: o.body }, o);
   }

@@ -4,6 +4,7 @@
  * memory stays flat however long the file is. Also the writer of the failed-rows CSV.
  */
 import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
+import { finished } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
 import { UsageError } from '../errors.js';
 
@@ -57,6 +58,48 @@ export function openCsv(path: string, delimiter: Delimiter): Parser {
   input.on('error', (e) => parser.destroy(e));
   parser.on('close', () => input.destroy());
   return input.pipe(parser);
+}
+
+/** What `eachRecord` does after a record: go on (undefined), stop (false), or wait, then go on or stop. */
+export type RecordStep = undefined | false | Promise<undefined | false>;
+
+/**
+ * Call `f` with every record of a csv-parse stream in order, then destroy the stream; rejects with the stream's error.
+ * Records already parsed are handed over one after another with no promise each (a bulk send reads thousands a
+ * second; an async iterator makes a promise and a result object per record); it waits only for the stream to parse
+ * more, or while `f`'s returned promise is pending.
+ */
+export async function eachRecord(parser: Parser, f: (record: string[]) => RecordStep): Promise<void> {
+  let ended = false;
+  let error: unknown;
+  let wake: (() => void) | undefined;
+  const next = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  parser.on('readable', next);
+  // The end, an error, or a premature close (an error too).
+  const stopWatching = finished(parser, (e) => {
+    if (e) error = e;
+    else ended = true;
+    next();
+  });
+  try {
+    for (;;) {
+      const record = parser.destroyed ? null : (parser.read() as string[] | null);
+      if (record !== null) {
+        const step = f(record);
+        if (step === false || (step !== undefined && (await step) === false)) return;
+      } else if (error !== undefined) throw error;
+      else if (ended) return;
+      else await new Promise<void>((r) => (wake = r));
+    }
+  } finally {
+    stopWatching();
+    parser.off('readable', next);
+    parser.destroy();
+  }
 }
 
 /** The first record of a CSV file (its header), or undefined for an empty file. */

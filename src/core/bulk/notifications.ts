@@ -33,7 +33,7 @@ import { buildNotification } from '../api/notifications.js';
 import { BodyError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, UsageError } from '../errors.js';
 import { sanitize } from '../sanitize.js';
 import { EmailAddress, type Notification } from '../schemas/notification.js';
-import { csvLine, describeCsvError, detectFileDelimiter, openCsv, readHeader, type Delimiter } from './csv.js';
+import { type Delimiter, type RecordStep, csvLine, describeCsvError, detectFileDelimiter, eachRecord, openCsv, readHeader } from './csv.js';
 import {
   JOURNAL_KIND,
   JOURNAL_VERSION,
@@ -349,15 +349,13 @@ export class BulkSend {
     }
   }
 
-  /** The CSV's data rows with their numbers (1 = the first row after the header); the parser is closed after. */
-  private async *dataRows(): AsyncGenerator<[number, string[]]> {
-    const parser = openCsv(this.csvPath, this.delimiter);
+  /**
+   * Call `f` with each data row of the CSV and its number (1 = the first row after the header), in order, until it
+   * returns false (eachRecord: no promise per row unless `f` waits); the parser is closed after.
+   */
+  private eachRow(f: (n: number, fields: string[]) => RecordStep): Promise<void> {
     let n = -1;
-    try {
-      for await (const rec of parser) if (++n > 0) yield [n, rec as string[]];
-    } finally {
-      parser.destroy();
-    }
+    return eachRecord(openCsv(this.csvPath, this.delimiter), (rec) => (++n > 0 ? f(n, rec) : undefined));
   }
 
   /** Count the data rows and check every journaled row against the CSV (row hash). */
@@ -365,10 +363,11 @@ export class BulkSend {
     const name = basename(this.csvPath);
     let total = 0;
     try {
-      for await (const [n, rec] of this.dataRows()) {
+      await this.eachRow((n, rec) => {
         total = n;
         if (this.rows.state(n) !== RowState.none && !this.rows.hashMatches(n, rowHash(rec))) throw this.changed(n);
-      }
+        return undefined;
+      });
     } catch (e) {
       if (e instanceof PdeskError) throw e;
       throw new UsageError(`--csv: ${name} is not valid CSV: ${describeCsvError(e)}.`);
@@ -463,17 +462,18 @@ export class BulkSend {
 
   /** Dry run: the body of the first row that a run would send, or undefined when there is none. */
   async firstBody(): Promise<{ row: number; body: Notification } | undefined> {
+    let first: { row: number; body: Notification } | undefined;
     try {
-      for await (const [n, rec] of this.dataRows()) {
+      await this.eachRow((n, rec) => {
         const st = this.rows.state(n);
-        if (st === RowState.ok) continue;
-        if (isUncertain(st) && !this.input.resendUncertain) continue;
-        if (this.problem(rec) === undefined) return { row: n, body: JSON.parse(this.json(rec)) as Notification };
-      }
+        if (st === RowState.ok || (isUncertain(st) && !this.input.resendUncertain) || this.problem(rec) !== undefined) return undefined;
+        first = { row: n, body: JSON.parse(this.json(rec)) as Notification };
+        return false;
+      });
     } finally {
       this.unlock?.();
     }
-    return undefined;
+    return first;
   }
 
   /** Send every row not yet acknowledged. Resolves with the summary (never throws for row failures). */
@@ -731,20 +731,38 @@ export class BulkSend {
     const slots = Array.from({ length: this.input.concurrency }, slot);
 
     let rows = 0; // data rows read (the total when they were not counted first)
+    /** Take a row into the look-ahead (journaled `sending`, then sent by a slot), or record it as failed at once. */
+    const admit = (n: number, hash: string, fields: string[]): undefined | false => {
+      if (this.stopping) return false;
+      c.seen++;
+      held++;
+      const row = new QueuedRow(n, hash, fields);
+      const problem = this.problem(fields);
+      if (problem !== undefined) {
+        row.problem = true;
+        settle(row, { state: 'failed', reason: problem });
+      } else enqueue(row);
+      return undefined;
+    };
+    /** Wait while the look-ahead is full (the slots free places as rows start), then admit the row. */
+    const admitLater = async (n: number, hash: string, fields: string[]): Promise<undefined | false> => {
+      while (held >= lookahead && !this.stopping) await new Promise<void>((r) => (readerWaiting = r));
+      return admit(n, hash, fields);
+    };
     try {
-      for await (const [n, fields] of this.dataRows()) {
-        if (this.stopping) break;
+      await this.eachRow((n, fields) => {
+        if (this.stopping) return false;
         rows = n;
         const hash = rowHash(fields);
         if (!this.rows.hashMatches(n, hash)) {
           fail(this.changed(n));
-          break;
+          return false;
         }
         const st = this.rows.state(n);
         if (st === RowState.ok) {
           c.seen++;
           c.skipped++;
-          continue;
+          return undefined;
         }
         if (isUncertain(st) && !this.input.resendUncertain) {
           c.seen++;
@@ -757,21 +775,10 @@ export class BulkSend {
               ? 'outcome unknown: a previous run lost the connection after sending this row; not resent — check the portal, or rerun with --resend-uncertain'
               : 'outcome unknown: a previous run was sending this row when it stopped and recorded no answer; not resent — check the portal, or rerun with --resend-uncertain',
           );
-          continue;
+          return undefined;
         }
-        while (held >= lookahead && !this.stopping) await new Promise<void>((r) => (readerWaiting = r));
-        if (this.stopping) break;
-        c.seen++;
-        held++;
-        const row = new QueuedRow(n, hash, fields);
-        const problem = this.problem(fields);
-        if (problem !== undefined) {
-          row.problem = true;
-          settle(row, { state: 'failed', reason: problem });
-          continue;
-        }
-        enqueue(row);
-      }
+        return held >= lookahead ? admitLater(n, hash, fields) : admit(n, hash, fields);
+      });
     } catch (e) {
       fail(
         e instanceof PdeskError

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { csvLine, detectDelimiter, openCsv } from '../../../src/core/bulk/csv.js';
+import { csvLine, detectDelimiter, eachRecord, openCsv } from '../../../src/core/bulk/csv.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -41,5 +41,53 @@ describe('CSV', () => {
     const rows: string[][] = [];
     for await (const r of openCsv(f, ',')) rows.push(r as string[]);
     expect(rows[1]).toEqual(fields);
+  });
+
+  describe('eachRecord', () => {
+    // Enough rows for several reads of the file (64 kB each), so that the reader also waits for the stream.
+    const many = (n: number) => `email,name\n${Array.from({ length: n }, (_, i) => `p${i}@example.org,P ${i}`).join('\n')}\n`;
+
+    it('hands over every record in order, across reads of the file, and waits while the callback waits', async () => {
+      const f = join(tmp(), 'many.csv');
+      writeFileSync(f, many(20_000));
+      const seen: string[] = [];
+      let waits = 0;
+      await eachRecord(openCsv(f, ','), (rec) => {
+        seen.push(rec[0]!);
+        if (seen.length % 5000 !== 0) return undefined;
+        waits++;
+        return new Promise((r) => setTimeout(() => r(undefined), 5));
+      });
+      expect(seen).toHaveLength(20_001);
+      expect(seen[0]).toBe('email');
+      expect(seen.slice(1).every((e, i) => e === `p${i}@example.org`)).toBe(true);
+      expect(waits).toBe(4);
+    });
+
+    it('stops when the callback says false, at once or after waiting, and closes the stream', async () => {
+      const f = join(tmp(), 'stop.csv');
+      writeFileSync(f, many(20_000));
+      for (const later of [false, true]) {
+        let n = 0;
+        const parser = openCsv(f, ',');
+        await eachRecord(parser, () => (++n < 7_000 ? undefined : later ? Promise.resolve(false as const) : false));
+        expect(n).toBe(7_000);
+        expect(parser.destroyed).toBe(true);
+      }
+    });
+
+    it('rejects with the parse error after handing over the records before it', async () => {
+      const f = join(tmp(), 'broken.csv');
+      writeFileSync(f, `${many(3_000)}"unclosed,quote\n`);
+      let n = 0;
+      const e = await eachRecord(openCsv(f, ','), () => void n++).catch((err: unknown) => err);
+      expect(n).toBe(3_001);
+      expect((e as { code?: string }).code).toBe('CSV_QUOTE_NOT_CLOSED');
+    });
+
+    it('rejects when the file cannot be read', async () => {
+      const e = await eachRecord(openCsv(join(tmp(), 'missing.csv'), ','), () => undefined).catch((err: unknown) => err);
+      expect((e as NodeJS.ErrnoException).code).toBe('ENOENT');
+    });
   });
 });
