@@ -32,7 +32,7 @@ import type { Profile } from '../../profiles/schema.js';
 import { buildNotification } from '../api/notifications.js';
 import { BodyError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, UsageError } from '../errors.js';
 import { sanitize } from '../sanitize.js';
-import { EmailAddress, type Notification } from '../schemas/notification.js';
+import { type Notification, isEmailAddress } from '../schemas/notification.js';
 import { type Delimiter, type RecordStep, csvLine, describeCsvError, detectFileDelimiter, eachRecord, openCsv, readHeader } from './csv.js';
 import {
   JOURNAL_KIND,
@@ -439,7 +439,7 @@ export class BulkSend {
       }
       return undefined;
     }
-    return EmailAddress.safeParse(email).success ? undefined : bad();
+    return isEmailAddress(email) ? undefined : bad();
   }
 
   /**

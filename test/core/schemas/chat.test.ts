@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ChatCommunication, EncounterClose, Notification, ReadMarker, checkBody } from '../../../src/core/schemas/index.js';
+import { EmailAddress, isEmailAddress } from '../../../src/core/schemas/notification.js';
 
 describe('chat and notification bodies', () => {
   const msg = {
@@ -92,5 +93,26 @@ describe('chat and notification bodies', () => {
     };
     const r = checkBody(Notification, n);
     expect(r.ok && r.data.contained[0]!.id).toBe('7');
+  });
+});
+
+describe('email addresses', () => {
+  it("isEmailAddress (a bulk send's check of every row) agrees with the EmailAddress schema", () => {
+    const samples = [
+      'emma.jansen@example.org',
+      "o'brien+tag@mail.example.co.uk",
+      'a@b.nl',
+      'no-at-sign.example.org',
+      'two@@example.org',
+      'trailing.dot.@example.org',
+      'x@localhost',
+      'x@example.c',
+      ' x@example.org',
+      '',
+      'ünï@example.org',
+    ];
+    const accepted = samples.filter((s) => EmailAddress.safeParse(s).success);
+    expect(accepted).toEqual(['emma.jansen@example.org', "o'brien+tag@mail.example.co.uk", 'a@b.nl']);
+    expect(samples.filter(isEmailAddress)).toEqual(accepted);
   });
 });
