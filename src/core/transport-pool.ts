@@ -73,8 +73,9 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     private readonly deadline: Deadline,
     private readonly signal: AbortSignal | undefined,
   ) {
-    deadline.once('abort', this.abort);
-    signal?.addEventListener('abort', this.abort, { once: true });
+    // `on`, not `once` (a wrapper per request): end() removes it.
+    deadline.on('abort', this.abort);
+    signal?.addEventListener('abort', this.abort);
   }
 
   /** The reason of whichever stopper fired, or undefined while none has. */

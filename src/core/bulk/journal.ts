@@ -440,21 +440,24 @@ export class JournalWriter {
 
   /**
    * Write a record with this turn's write (every line buffered in this turn, in one write), without waiting for an
-   * fsync, then call `written()`; `written(error)` when it could not be written. A bulk send starts a row's
-   * request from `written`: its `started` line is in the file first, and rides the write its turn makes anyway.
+   * fsync. The promise, shared by every note of the turn, resolves once the write is done: with nothing, or with the
+   * error when it could not be written (it never rejects). A bulk send starts a row's request then: its `started` line
+   * is in the file first, and rides the write its turn makes anyway.
    */
-  noteAtWrite(r: RowRecord, written: (error?: Error) => void): void {
-    if (this.failure) {
-      written(this.failure);
-      return;
-    }
+  noteAtWrite(r: RowRecord): Promise<Error | undefined> {
+    if (this.failure) return Promise.resolve(this.failure);
     this.buffered.push(JournalWriter.line(r));
-    this.afterWrite.push(written);
     this.schedule();
+    if (!this.turnWrite) {
+      let resolve!: (error?: Error) => void;
+      const promise = new Promise<Error | undefined>((r) => (resolve = r));
+      this.turnWrite = { promise, resolve };
+    }
+    return this.turnWrite.promise;
   }
 
-  /** Called after the next write, or with the error when it fails: noteAtWrite. */
-  private afterWrite: Array<(error?: Error) => void> = [];
+  /** What the notes of this turn wait for: the next write (noteAtWrite). */
+  private turnWrite?: { promise: Promise<Error | undefined>; resolve: (error?: Error) => void };
 
   private schedule(): void {
     if (!this.writeScheduled) {
@@ -494,10 +497,9 @@ export class JournalWriter {
   }
 
   private wrote(error?: Error): void {
-    if (this.afterWrite.length === 0) return;
-    const callbacks = this.afterWrite;
-    this.afterWrite = [];
-    for (const f of callbacks) f(error);
+    const t = this.turnWrite;
+    this.turnWrite = undefined;
+    t?.resolve(error);
   }
 
   /**

@@ -656,15 +656,6 @@ export class BulkSend {
       }
     };
 
-    // A row's `started` line is written with everything else its turn writes (one write per turn), then it starts.
-    const launch = (rec: RowRecord) =>
-      new Promise<boolean>((go) =>
-        writer.noteAtWrite(rec, (error) => {
-          if (error) fail(error as PdeskError);
-          go(!error);
-        }),
-      );
-
     /**
      * One request slot: it takes the ready rows in turn, waits for its turn under the rate, writes the `started`
      * line, sends, and hands the outcome to `settle` without waiting for it to be on disk (the slot is free at the
@@ -672,6 +663,11 @@ export class BulkSend {
      */
     const limiter = this.limiter;
     const slot = async () => {
+      // The durability of the audit record of this slot's current request (CallOptions.audited).
+      let audited: Promise<void> | undefined;
+      const onAudited = (durable: Promise<void>) => {
+        audited = durable;
+      };
       for (;;) {
         const row = ready.shift() ?? (await nextRow());
         if (!row) return;
@@ -684,15 +680,18 @@ export class BulkSend {
             c.seen--;
             break;
           }
-          // Not started when its line could not be written: the row reads back as sending (uncertain) at worst.
-          if (!(await launch({ row: row.n, hash: row.hash, state: 'started' }))) break;
+          // Its `started` line is written with everything else its turn writes (one write per turn), then it starts; not
+          // started when the line could not be written: the row reads back as sending (uncertain) at worst.
+          const unwritten = await writer.noteAtWrite({ row: row.n, hash: row.hash, state: 'started' });
+          if (unwritten) {
+            fail(unwritten as PdeskError);
+            break;
+          }
           c.inFlight++;
           let o: Outcome;
-          let audited: Promise<void> | undefined;
+          audited = undefined;
           try {
-            const res = await this.deps.send(this.json(row.fields), (durable) => {
-              audited = durable;
-            });
+            const res = await this.deps.send(this.json(row.fields), onAudited);
             o = { state: 'ok', status: res.status };
             limiter.ok();
           } catch (e) {

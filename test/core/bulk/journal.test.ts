@@ -71,7 +71,7 @@ describe('journal', () => {
     const recorded = journal.record({ row: 1, hash: rowHash(['a']), state: 'ok', status: 201 });
     expect(text('audit.ndjson')).toBe(''); // not before the end of the turn
     expect(text('j.ndjson').split('\n')).toHaveLength(2); // the header only
-    journal.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' }, () => undefined);
+    void journal.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' });
     journal.flush(); // at once, with what was buffered
     expect(order).toEqual(['journal write, audit holds 0 line(s)']);
     expect(text('audit.ndjson')).toBe('{"audit":1}\n');
@@ -90,7 +90,7 @@ describe('journal', () => {
     await Promise.all([audit.close(), journal.close()]);
   });
 
-  it("noteAtWrite: the line rides the turn's one write with the lines appended in it, and `written` is called once it is in the file", async () => {
+  it("noteAtWrite: the line rides the turn's one write with the lines appended in it; the turn's notes share one promise, resolved once the lines are in the file", async () => {
     const path = join(tmp(), 'j.ndjson');
     const w = await JournalWriter.open(path, header);
     let writes = 0;
@@ -105,32 +105,41 @@ describe('journal', () => {
         .map((l) => JSON.parse(l).row as number);
     const seen: string[] = [];
     const recorded = w.record({ row: 1, hash: rowHash(['a']), state: 'ok', status: 201 });
-    for (const row of [2, 3])
-      w.noteAtWrite({ row, hash: rowHash([String(row)]), state: 'started' }, (error) =>
-        seen.push(error ? `error: ${error.message}` : `row ${row} written; file holds ${rows().join(',')}`),
-      );
+    const notes = [2, 3].map((row) => {
+      const written = w.noteAtWrite({ row, hash: rowHash([String(row)]), state: 'started' });
+      void written.then((error) => seen.push(error ? `error: ${error.message}` : `row ${row} written; file holds ${rows().join(',')}`));
+      return written;
+    });
+    expect(notes[0]).toBe(notes[1]);
+    await Promise.resolve();
     expect(seen).toEqual([]); // not before the end of the turn
     await new Promise((r) => setImmediate(r));
     expect(writes).toBe(1);
     expect(seen).toEqual(['row 2 written; file holds 1,2,3', 'row 3 written; file holds 1,2,3']);
+    // A note of a later turn waits for that turn's write.
+    const later = w.noteAtWrite({ row: 4, hash: rowHash(['4']), state: 'started' });
+    expect(later).not.toBe(notes[0]);
+    expect(await later).toBeUndefined();
+    expect(rows()).toEqual([1, 2, 3, 4]);
     await recorded;
     await w.close();
   });
 
-  it('noteAtWrite: a write that fails calls `written` with the error, and later notes get it at once', async () => {
+  it('noteAtWrite: a write that fails resolves with the error (no rejection), and later notes get it at once', async () => {
     if (!existsSync('/dev/full')) return; // Linux: every write to /dev/full fails with ENOSPC
     const w = await JournalWriter.open('/dev/full', undefined);
     const seen: string[] = [];
     const recorded = w.record({ row: 1, hash: rowHash(['a']), state: 'ok', status: 201 });
-    w.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' }, (error) => seen.push(error?.message ?? 'written'));
+    const note = w.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' });
+    void note.then((error) => seen.push(error?.message ?? 'written'));
     await expect(recorded).rejects.toThrow(/Cannot write the journal \/dev\/full \(ENOSPC\)/);
+    await note;
     await recorded.catch((e: { details: string[] }) =>
       expect(e.details).toContain('The disk (or a file size limit) is full: make room, then run the same command again.'),
     );
     expect(seen).toEqual([expect.stringMatching(/Cannot write the journal \/dev\/full \(ENOSPC\)/)]);
-    w.noteAtWrite({ row: 3, hash: rowHash(['c']), state: 'started' }, (error) => seen.push(error?.message ?? 'written'));
-    expect(seen).toHaveLength(2);
-    expect(seen[1]).toMatch(/ENOSPC/);
+    const afterwards = w.noteAtWrite({ row: 3, hash: rowHash(['c']), state: 'started' });
+    expect((await afterwards)?.message).toMatch(/ENOSPC/);
     await w.close();
   });
 
@@ -165,7 +174,7 @@ describe('journal', () => {
     await w.append(JSON.stringify({ run: 'r1', boot, pid: 1 }));
     await w.record({ row: 1, hash: rowHash(['a']), state: 'sending' });
     await w.record({ row: 2, hash: rowHash(['b']), state: 'sending' });
-    w.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' }, () => undefined);
+    void w.noteAtWrite({ row: 2, hash: rowHash(['b']), state: 'started' });
     await w.record({ row: 3, hash: rowHash(['c']), state: 'sending' });
     await w.record({ row: 3, hash: rowHash(['c']), state: 'cancelled' });
     await w.append(JSON.stringify({ run: 'r2', boot: 'another-boot', pid: 2 }));
@@ -198,7 +207,7 @@ describe('journal', () => {
     for (const row of [1, 2, 3, 4]) await w.record({ row, hash: rowHash([String(row)]), state: 'sending' });
     await w.record({ row: 1, hash: rowHash(['1']), state: 'cancelled' });
     await w.record({ row: 3, hash: rowHash(['3']), state: 'cancelled' });
-    w.noteAtWrite({ row: 4, hash: rowHash(['4']), state: 'started' }, () => undefined);
+    void w.noteAtWrite({ row: 4, hash: rowHash(['4']), state: 'started' });
     await w.record({ row: 4, hash: rowHash(['4']), state: 'ok' });
     await w.close();
     const j = await loadJournal(base(path));
