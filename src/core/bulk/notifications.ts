@@ -537,14 +537,16 @@ export class BulkSend {
       p.then(done, done);
     };
 
-    // The look-ahead: rows journaled `sending` and not yet started, and failed rows not yet recorded. The reader
-    // waits while it is full.
+    // The look-ahead: rows journaled `sending` and not yet started, and failed rows not yet recorded. Once it is full,
+    // the reader waits until a slot's worth of places (one per request slot) is free, then reads that many rows at
+    // once: one wait per group of rows, not one per row.
     let held = 0;
     let readerWaiting: (() => void) | undefined;
+    const refill = Math.max(1, Math.min(this.input.concurrency, lookahead - 1));
     const release = () => {
       held--;
       const w = readerWaiting;
-      if (w && held < lookahead) {
+      if (w && held <= lookahead - refill) {
         readerWaiting = undefined;
         w();
       }
@@ -743,9 +745,9 @@ export class BulkSend {
       } else enqueue(row);
       return undefined;
     };
-    /** Wait while the look-ahead is full (the slots free places as rows start), then admit the row. */
+    /** The look-ahead is full: wait until a refill of places is free (the slots free them as rows start), then admit the row. */
     const admitLater = async (n: number, hash: string, fields: string[]): Promise<undefined | false> => {
-      while (held >= lookahead && !this.stopping) await new Promise<void>((r) => (readerWaiting = r));
+      while (held > lookahead - refill && !this.stopping) await new Promise<void>((r) => (readerWaiting = r));
       return admit(n, hash, fields);
     };
     try {
