@@ -368,6 +368,20 @@ describe.each(TRANSPORTS)('%s', (_name, Impl) => {
       expect(JSON.parse(r.text)).toEqual({ name: 'Müller' });
     });
 
+    it('a body that arrives in many pieces, a character split between two of them, reads back whole', async () => {
+      const text = JSON.stringify({ names: Array.from({ length: 4000 }, (_, i) => `Müller-Łukasz ${i} 東京`) });
+      const bytes = Buffer.from(text);
+      const s = await stubServer((_q, res) => {
+        res.writeHead(200, { 'content-type': 'application/fhir+json' }); // chunked
+        // Odd-sized pieces, so that multi-byte characters fall across their edges.
+        for (let off = 0; off < bytes.length; off += 997) res.write(bytes.subarray(off, off + 997));
+        res.end();
+      });
+      const { t } = transport();
+      const r = await t.request({ method: 'GET', url: s.url, headers: {} });
+      expect(r.text).toBe(text);
+    });
+
     it('each request goes to its own path and query, one URL after another (the parsed URL is kept for the same text only)', async () => {
       const s = await stubServer((_q, res) => json(res, 200, {}));
       const { t } = transport();
