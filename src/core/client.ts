@@ -267,12 +267,13 @@ export class PdeskClient {
     // calls it per row.
     const keep = !o.params && !o.query && !o.readForWrite;
     const hasBody = o.body !== undefined || o.json !== undefined;
-    const d = keep ? this.fixedCalls.get(opId)?.[hasBody ? 1 : 0] : undefined;
-    if (d) return this.exchange(o.body === undefined ? d : { ...d, body: o.body }, o);
-    return this.callResolved(opId, o, keep, hasBody);
+    const kept = keep ? this.fixedCalls.get(opId)?.[hasBody ? 1 : 0] : undefined;
+    if (kept) return this.send(kept, o);
+    return this.outgoing(opId, o, keep, hasBody).then((d) => this.send(d, o));
   }
 
-  private async callResolved(opId: OpId, o: CallOptions, keep: boolean, hasBody: boolean): Promise<ApiResult> {
+  /** The request of an operation: its route and headers (kept when `keep` allows it), without the body. */
+  private async outgoing(opId: OpId, o: CallOptions, keep: boolean, hasBody: boolean): Promise<Outgoing> {
     const route = resolveRoute(this.profile, opId, o.params, o.query);
     // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
     // write refused under read-only.
@@ -285,6 +286,11 @@ export class PdeskClient {
       kept[hasBody ? 1 : 0] = d;
       this.fixedCalls.set(opId, kept);
     }
+    return d;
+  }
+
+  /** Send an operation's request with the call's body. */
+  private send(d: Outgoing, o: CallOptions): Promise<ApiResult> {
     return this.exchange(o.body === undefined ? d : { ...d, body: o.body }, o);
   }
 

@@ -50,9 +50,6 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
   return headers;
 }
 
-/** Whichever of the two may end a request: the shared deadline (an EventEmitter) or the caller's AbortSignal. */
-type Stopper = Deadline | AbortSignal;
-
 /**
  * Reads one answer whole, as `request()` and `body.text()` would: the final status and headers (1xx answers are
  * skipped), the body as UTF-8 with a byte order mark skipped. The response size bound, a body shorter or longer than
@@ -78,10 +75,11 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     signal?.addEventListener('abort', this.abort);
   }
 
-  /** The reason of whichever stopper fired, or undefined while none has. */
+  /** The reason of whichever ended the request (the caller's signal, or the shared deadline), or undefined. */
   private reason(): Error | undefined {
-    const fired: Stopper | undefined = this.signal?.aborted ? this.signal : this.deadline.aborted ? this.deadline : undefined;
-    return fired && ((fired.reason as Error | undefined) ?? new Error('aborted'));
+    if (this.signal?.aborted) return (this.signal.reason as Error | undefined) ?? new Error('aborted');
+    if (this.deadline.aborted) return (this.deadline.reason as Error | undefined) ?? new Error('timed out');
+    return undefined;
   }
 
   private readonly abort = () => {

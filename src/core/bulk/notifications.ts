@@ -538,11 +538,11 @@ export class BulkSend {
     };
 
     // The look-ahead: rows journaled `sending` and not yet started, and failed rows not yet recorded. Once it is full,
-    // the reader waits until a slot's worth of places (one per request slot) is free, then reads that many rows at
-    // once: one wait per group of rows, not one per row.
+    // the reader waits until a slot's worth of places (one per request slot; the look-ahead is LOOKAHEAD_FACTOR of
+    // them) is free, then reads that many rows at once: one wait per group of rows, not one per row.
     let held = 0;
     let readerWaiting: (() => void) | undefined;
-    const refill = Math.max(1, Math.min(this.input.concurrency, lookahead - 1));
+    const refill = this.input.concurrency;
     const release = () => {
       held--;
       const w = readerWaiting;
