@@ -13,7 +13,8 @@
 // per row, without its fixed cost (process start, module loading, first connection), as
 // (N - 1) / (time of an N-row run - time of a 1-row run), both against the same sandbox. The whole-process
 // rate N / time is reported beside it. CPU time per row (user + system, all threads) of both senders is printed
-// too: on a shared machine it is steadier than the rates.
+// too: on a shared machine it is steadier than the rates. Each rep measures both sides back to back, and the
+// reps take turns at which side goes first, so that a drift in the host's pace favours neither.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -184,9 +185,9 @@ try {
   const rss = [];
   const plainCpu = [];
   const pdeskCpu = [];
-  for (let rep = 0; rep < REPS; rep++) {
-    // (a) plain loop against a fresh sandbox, warmed with 500 requests.
-    let sb = await startSandbox();
+  /** (a) The plain loop against a fresh sandbox, warmed with 500 requests. */
+  async function measurePlain() {
+    const sb = await startSandbox();
     sandboxes.push(sb);
     await plainLoop(sb.info.portal, 500, 10_000_000);
     const msA = await plainLoop(sb.info.portal, ROWS);
@@ -194,9 +195,11 @@ try {
     sandboxes.pop();
     plain.push((ROWS / msA) * 1000);
     plainCpu.push((plainLoop.cpuMs * 1000) / ROWS);
+  }
 
-    // (b) pdesk against another fresh sandbox, warmed alike.
-    sb = await startSandbox();
+  /** (b) pdesk against another fresh sandbox, warmed alike: a 1-row run, then the ROWS-row run. */
+  async function measurePdesk(rep) {
+    const sb = await startSandbox();
     sandboxes.push(sb);
     await plainLoop(sb.info.portal, 500, 10_000_000);
     const cfg = join(dir, `cfg-${rep}`);
@@ -222,8 +225,22 @@ try {
     whole.push((ROWS / b.ms) * 1000);
     fixed.push(b1.ms);
     rss.push(b.peakRssMb);
+    return b1;
+  }
+
+  for (let rep = 0; rep < REPS; rep++) {
+    // The two sides take turns at going first, so that a host that speeds up or slows down during the run (this
+    // one's pace drifts by a quarter within minutes) favours neither.
+    let b1;
+    if (rep % 2 === 0) {
+      await measurePlain();
+      b1 = await measurePdesk(rep);
+    } else {
+      b1 = await measurePdesk(rep);
+      await measurePlain();
+    }
     console.log(
-      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; CPU per row ${plainCpu[rep].toFixed(0)} vs ${pdeskCpu[rep].toFixed(0)} µs; peak RSS ${b.peakRssMb.toFixed(1)} MB`,
+      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; CPU per row ${plainCpu[rep].toFixed(0)} vs ${pdeskCpu[rep].toFixed(0)} µs; peak RSS ${rss[rep].toFixed(1)} MB; ${rep % 2 === 0 ? 'plain loop' : 'pdesk'} first`,
     );
   }
   const plainMedian = median(plain);
