@@ -17,7 +17,7 @@ import { budget, median, percentile, runsArg, timeProcess } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin/pdesk.js');
-const RUNS = runsArg(7);
+const RUNS = runsArg(15); // a median of fewer runs swung by a tenth between runs of the bench on this host
 const HEADER = 'appt API';
 
 /** Environment for a child TUI: no CI markers (Ink draws nothing live under CI), a fresh config and cache folder. */
