@@ -47,7 +47,7 @@ const builtinDynamicImports = {
  * `pdesk check`'s suite and `pdesk doctor`'s steps, undici, Ink, React, conf): a stub that says so if it is ever
  * reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it.
  */
-const NOT_ONE_SHOT = /^(undici|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor)\//;
+const NOT_ONE_SHOT = /^(undici(\/.*)?|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor)\//;
 const ONE_SHOT_TOO = /\/core\/bulk\/journals?(\.js)?$/;
 const notOneShot = {
   name: 'not-one-shot',

@@ -2,8 +2,8 @@
  * The transport for long-running work (bulk sends, listen, the sandbox's pushes, the TUI): one keep-alive undici
  * Pool per origin (and TLS setting). An answer is read by a dispatch handler (`AnswerReader`) rather than
  * `request()`, which makes a body stream and an async resource per response: about 18% fewer instructions a request
- * than a bare `request()` loop (valgrind), which a bulk send makes thousands of a second. undici (about 1 MB of code
- * and a WebAssembly parser) is imported when a pool transport is made, after the turn that made it, so a process that
+ * than a bare `request()` loop (valgrind), which a bulk send makes thousands of a second. Of undici only its Pool
+ * module is loaded (undici-pool.d.ts), when a pool transport is made and after the turn that made it, so a process that
  * never makes one never loads it.
  */
 import type { Dispatcher, Pool } from 'undici';
@@ -18,15 +18,19 @@ import {
   tlsConnectOptions,
 } from './transport.js';
 
-type Undici = typeof import('undici');
-let undici: Undici | undefined;
-let loading: Promise<Undici> | undefined;
+type PoolClass = typeof Pool;
+let poolClass: PoolClass | undefined;
+let loading: Promise<PoolClass> | undefined;
 
-async function loadUndici(): Promise<Undici> {
-  const m = await import('undici');
-  // In the bundle undici (CommonJS) is a chunk whose only export is `default`, its module.exports; unbundled
-  // (tests), node's import gives the named exports too.
-  return (m as Undici & { default?: Undici }).default ?? m;
+/**
+ * undici's Pool and what it needs (its HTTP/1.1 client, the connector, the parser), not undici's index, which
+ * loads fetch, WebSocket, the cache, the mock agents and a dozen more of node's modules for them: ~3× the code and
+ * the time to load it (node's require: ~31 ms against ~80–94 ms here).
+ */
+async function loadUndici(): Promise<PoolClass> {
+  const m = await import('undici/lib/dispatcher/pool.js');
+  // A CommonJS module whose module.exports is the class: `default` both in the bundle and in node's import.
+  return m.default;
 }
 
 /**
@@ -139,7 +143,7 @@ export class PoolTransport extends RetryingTransport {
     super(opts);
     // Start loading undici once the current turn is done (the TUI draws its first frame first), so the first
     // request does not wait for it.
-    if (!undici && !loading)
+    if (!poolClass && !loading)
       setImmediate(() => {
         loading ??= loadUndici();
         loading.catch(() => undefined); // a failure is reported by the request that needs it
@@ -149,13 +153,13 @@ export class PoolTransport extends RetryingTransport {
   /** The pool of the last request's URL and TLS files: a bulk send asks for the same one thousands of times a second. */
   private last?: { url: URL; tls?: TlsFiles; pool: Pool };
 
-  private pool(u: Undici, url: URL, tls?: TlsFiles): Pool {
+  private pool(PoolCtor: PoolClass, url: URL, tls?: TlsFiles): Pool {
     const last = this.last;
     if (last && last.url === url && last.tls === tls) return last.pool;
     const key = connectionKey(url.origin, tls);
     let p = this.pools.get(key);
     if (!p) {
-      p = new u.Pool(url.origin, {
+      p = new PoolCtor(url.origin, {
         connections: this.opts.connections,
         pipelining: 1,
         keepAliveTimeout: 10_000,
@@ -173,16 +177,16 @@ export class PoolTransport extends RetryingTransport {
   }
 
   protected send(url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
-    if (undici) return this.dispatch(undici, url, req, deadline, path);
+    if (poolClass) return this.dispatch(poolClass, url, req, deadline, path);
     loading ??= loadUndici();
-    return loading.then((u) => {
-      undici = u;
-      return this.dispatch(u, url, req, deadline, path);
+    return loading.then((loaded) => {
+      poolClass = loaded;
+      return this.dispatch(loaded, url, req, deadline, path);
     });
   }
 
-  private dispatch(u: Undici, url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
-    const pool = this.pool(u, url, req.tls);
+  private dispatch(PoolCtor: PoolClass, url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
+    const pool = this.pool(PoolCtor, url, req.tls);
     return new Promise<Answer>((resolve, reject) => {
       const reader = new AnswerReader(resolve, reject, deadline, req.signal);
       if (deadline.aborted || req.signal?.aborted) reader.onResponseError(undefined, new Error('aborted before it was sent'));

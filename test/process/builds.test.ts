@@ -4,7 +4,9 @@
  * sandbox, the receiver, the bulk send) throw "is not in the one-shot bundle" when used. Each command's --help,
  * and a representative run of each against the sandbox, from dist as a process.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
@@ -36,6 +38,26 @@ describe('every command from its build', () => {
     expect([...builds].sort()).toEqual(['cli', 'main', 'tui']);
     for (const name of ['api', 'audit', 'auth', 'trace', 'completion']) expect(buildFor([name])).toBe('cli');
     for (const name of ['check', 'doctor', 'listen', 'sandbox']) expect(buildFor([name])).toBe('main');
+  });
+
+  it('holds in each build only the packages it needs: no undici, Ink, React or conf one-shot; of undici only its Pool', () => {
+    const dist = fileURLToPath(new URL('../../dist', import.meta.url));
+    // esbuild heads each bundled module with its path: `// node_modules/undici/lib/dispatcher/pool.js`.
+    const modules = (file: string) =>
+      [...readFileSync(join(dist, file), 'utf8').matchAll(/^\/\/ node_modules\/(\S+)$/gm)].map((m) => m[1]!);
+    const packages = (file: string) => new Set(modules(file).map((m) => m.split('/')[0]));
+    for (const left of ['undici', 'ink', 'react', 'conf']) expect(packages('cli.cjs').has(left), left).toBe(false);
+    const chunks = readdirSync(join(dist, 'chunks')).map((f) => `chunks/${f}`);
+    for (const file of ['tui.cjs', ...chunks]) {
+      const undici = modules(file).filter((m) => m.startsWith('undici/'));
+      // The index would bring fetch's client, WebSocket, the cache and the mock agents along.
+      expect(
+        undici.filter((m) => /^undici\/(index\.js|lib\/(web\/websocket|mock|cache|interceptor)\/)/.test(m)),
+        file,
+      ).toEqual([]);
+      if (undici.length) expect(undici, file).toContain('undici/lib/dispatcher/pool.js');
+    }
+    expect(chunks.some((f) => modules(f).includes('undici/lib/dispatcher/pool.js'))).toBe(true);
   });
 
   it('--help of each command prints its usage and exits 0', async () => {
