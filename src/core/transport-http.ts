@@ -15,6 +15,7 @@ import {
   type RawRequest,
   RetryingTransport,
   TOO_LARGE_CODE,
+  answerText,
   tlsConnectOptions,
 } from './transport.js';
 
@@ -31,14 +32,6 @@ function headersOf(res: IncomingMessage): Record<string, string> {
     out[k] = k in out ? `${out[k]}, ${raw[i + 1]}` : raw[i + 1]!;
   }
   return out;
-}
-
-/** The body as text: UTF-8 with a leading byte order mark skipped, as undici's `body.text()` reads it. */
-function textOf(chunks: Buffer[], length: number): string {
-  if (length === 0) return '';
-  const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
-  const start = buf.length > 2 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  return buf.toString('utf8', start);
 }
 
 export class HttpTransport extends RetryingTransport {
@@ -119,7 +112,7 @@ export class HttpTransport extends RetryingTransport {
           if (length > max) return tooLarge();
           chunks.push(chunk);
         });
-        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: headersOf(res), text: textOf(chunks, length) }));
+        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: headersOf(res), text: answerText(chunks, length) }));
         res.on('error', (e) => finish(e));
         // The connection closed before the whole body arrived.
         res.on('close', () => {

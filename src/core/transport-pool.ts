@@ -13,6 +13,7 @@ import {
   type RawRequest,
   RetryingTransport,
   type TlsFiles,
+  answerText,
   type TransportOptions,
   connectionKey,
   tlsConnectOptions,
@@ -116,10 +117,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    if (!this.end()) return;
-    const buf = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
-    const bom = buf.length > 2 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf;
-    this.resolve({ status: this.status, headers: this.headers, text: buf.toString('utf8', bom ? 3 : 0) });
+    if (this.end()) this.resolve({ status: this.status, headers: this.headers, text: answerText(this.chunks, this.length) });
   }
 
   onResponseError(_c: Dispatcher.DispatchController | undefined, error: Error): void {

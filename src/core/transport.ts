@@ -84,6 +84,14 @@ export const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 export const MAX_RETRY_AFTER_MS = 10_000;
 const BASE_BACKOFF_MS = 200;
 
+/** An answer's body as text: UTF-8 with a leading byte order mark skipped, as undici's `body.text()` reads it. */
+export function answerText(chunks: Buffer[], length: number): string {
+  if (length === 0) return '';
+  const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length);
+  const start = buf.length > 2 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  return buf.toString('utf8', start);
+}
+
 export function isIdempotent(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());
 }
