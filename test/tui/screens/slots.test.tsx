@@ -83,7 +83,7 @@ describe('Slots screen', () => {
     await new Promise((r) => setTimeout(r, 600));
     const posts = desk.sandbox.received.filter((r) => r.method === 'POST' && /Appointment$/.test(r.path));
     expect(posts).toHaveLength(1);
-    expect(desk.frame()).not.toContain('409');
+    expect(desk.frame()).not.toContain('HTTP 409');
   });
 
   it('keeps the form and shows the OperationOutcome in the status line when the server refuses', async () => {
@@ -128,7 +128,7 @@ describe('Slots screen', () => {
     // Once the error is gone the screen gets its lines back.
     await desk.press(KEY.esc);
     const back = await desk.waitFor('Slots (times in UTC)');
-    expect(back).not.toContain('409');
+    expect(back).not.toContain('HTTP 409');
     expect(lines(back).length).toBeLessThanOrEqual(23);
   });
 
