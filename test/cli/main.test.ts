@@ -632,14 +632,15 @@ describe('runProgram', () => {
           process.exitCode = 7;
         }),
       );
-    commands.push(legacy);
+    const entry = ['legacy-exit', legacy] as const;
+    commands.push(entry);
     try {
       const before = process.exitCode;
       const r = await runProgram(['legacy-exit'], { io: testIO().io });
       expect(r.code).toBe(7);
       expect(process.exitCode).toBe(before);
     } finally {
-      commands.splice(commands.indexOf(legacy), 1);
+      commands.splice(commands.indexOf(entry), 1);
     }
   });
 });

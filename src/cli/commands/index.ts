@@ -21,25 +21,29 @@ import { slotsCommand } from './slots.js';
 import { traceCommand } from './trace.js';
 import { tuiCommand } from './tui.js';
 
-export const commands: Array<() => Command> = [
-  profileCommand,
-  apiCommand,
-  appointmentTypesCommand,
-  practitionersCommand,
-  schedulesCommand,
-  slotsCommand,
-  appointmentsCommand,
-  medicationsCommand,
-  pharmaciesCommand,
-  chatCommand,
-  notificationsCommand,
-  listenCommand,
-  sandboxCommand,
-  checkCommand,
-  doctorCommand,
-  authCommand,
-  auditCommand,
-  traceCommand,
-  tuiCommand,
-  completionCommand,
+/**
+ * Every command group, by name: the name is the one its maker gives its Command (a test checks), so that a command
+ * line builds only the group it runs (buildProgram).
+ */
+export const commands: Array<readonly [name: string, make: () => Command]> = [
+  ['profile', profileCommand],
+  ['api', apiCommand],
+  ['appointment-types', appointmentTypesCommand],
+  ['practitioners', practitionersCommand],
+  ['schedules', schedulesCommand],
+  ['slots', slotsCommand],
+  ['appointments', appointmentsCommand],
+  ['medications', medicationsCommand],
+  ['pharmacies', pharmaciesCommand],
+  ['chat', chatCommand],
+  ['notifications', notificationsCommand],
+  ['listen', listenCommand],
+  ['sandbox', sandboxCommand],
+  ['check', checkCommand],
+  ['doctor', doctorCommand],
+  ['auth', authCommand],
+  ['audit', auditCommand],
+  ['trace', traceCommand],
+  ['tui', tuiCommand],
+  ['completion', completionCommand],
 ];
