@@ -87,7 +87,8 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     return undefined;
   }
 
-  private readonly abort = () => {
+  /** Ends the request with the reason of whichever fired; also called for one that was ended before it was dispatched. */
+  readonly abort = () => {
     const reason = this.reason();
     if (!reason) return;
     if (this.controller) this.controller.abort(reason);
@@ -187,7 +188,7 @@ export class PoolTransport extends RetryingTransport {
     const pool = this.pool(PoolCtor, url, req.tls);
     return new Promise<Answer>((resolve, reject) => {
       const reader = new AnswerReader(resolve, reject, deadline, req.signal);
-      if (deadline.aborted || req.signal?.aborted) reader.onResponseError(undefined, new Error('aborted before it was sent'));
+      if (deadline.aborted || req.signal?.aborted) reader.abort();
       else pool.dispatch({ path, method: req.method as 'GET', headers: req.headers, body: req.body }, reader);
     });
   }

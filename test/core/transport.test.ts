@@ -285,6 +285,18 @@ describe.each(TRANSPORTS)('%s', (_name, Impl) => {
       expect((await hanging).code).toBe('TIMEOUT');
     });
 
+    it("a request whose caller's signal was aborted before it was made is abandoned and never sent", async () => {
+      const s = await stubServer((_q, res) => json(res, 200, {}));
+      const { t } = transport();
+      const ac = new AbortController();
+      ac.abort();
+      const e = await networkError(t.request({ method: 'POST', url: `${s.url}/x`, headers: {}, body: '{}', signal: ac.signal }));
+      expect(e.message).toBe('The request was abandoned.');
+      expect(e.code).toBe('ABORTED');
+      expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+      expect(s.received).toHaveLength(0);
+    });
+
     it('no abort listener is left on the shared deadline or the caller signal once requests end, however they end', async () => {
       const s = await stubServer((q, res) => (q.url === '/hang' ? undefined : json(res, q.url === '/500' ? 500 : 200, {})));
       // Every attempt's deadline, as the transport hands it to its `send`.

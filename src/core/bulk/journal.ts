@@ -379,7 +379,7 @@ export class JournalWriter {
   /** Written, waiting for the next fsync. */
   private unsynced: Batch[] = [];
   private syncing = false;
-  private failure?: Error;
+  private failure?: PdeskError;
   /** fsyncs done (one per batch), for tests and the benchmark. */
   batches = 0;
   /**
@@ -444,20 +444,20 @@ export class JournalWriter {
    * error when it could not be written (it never rejects). A bulk send starts a row's request then: its `started` line
    * is in the file first, and rides the write its turn makes anyway.
    */
-  noteAtWrite(r: RowRecord): Promise<Error | undefined> {
+  noteAtWrite(r: RowRecord): Promise<PdeskError | undefined> {
     if (this.failure) return Promise.resolve(this.failure);
     this.buffered.push(JournalWriter.line(r));
     this.schedule();
     if (!this.turnWrite) {
-      let resolve!: (error?: Error) => void;
-      const promise = new Promise<Error | undefined>((r) => (resolve = r));
+      let resolve!: (error?: PdeskError) => void;
+      const promise = new Promise<PdeskError | undefined>((r) => (resolve = r));
       this.turnWrite = { promise, resolve };
     }
     return this.turnWrite.promise;
   }
 
   /** What the notes of this turn wait for: the next write (noteAtWrite). */
-  private turnWrite?: { promise: Promise<Error | undefined>; resolve: (error?: Error) => void };
+  private turnWrite?: { promise: Promise<PdeskError | undefined>; resolve: (error?: PdeskError) => void };
 
   private schedule(): void {
     if (!this.writeScheduled) {
@@ -472,7 +472,7 @@ export class JournalWriter {
 
   /**
    * Append one line; resolves once it is written and fsynced. It is written at the end of the event-loop turn, with
-   * every line appended in that turn, or sooner by `note` or `flush`.
+   * every line appended in that turn, or sooner by `flush`.
    */
   append(line: string): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
@@ -496,7 +496,7 @@ export class JournalWriter {
     this.wrote(this.failure);
   }
 
-  private wrote(error?: Error): void {
+  private wrote(error?: PdeskError): void {
     const t = this.turnWrite;
     this.turnWrite = undefined;
     t?.resolve(error);

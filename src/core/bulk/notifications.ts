@@ -686,7 +686,7 @@ export class BulkSend {
           // started when the line could not be written: the row reads back as sending (uncertain) at worst.
           const unwritten = await writer.noteAtWrite({ row: row.n, hash: row.hash, state: 'started' });
           if (unwritten) {
-            fail(unwritten as PdeskError);
+            fail(unwritten);
             break;
           }
           c.inFlight++;
