@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { isatty } from 'node:tty';
 
 export type Signal = 'SIGINT' | 'SIGTERM';
 
@@ -41,7 +40,10 @@ export function systemIO(): IO {
     },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: isatty(0),
+    // Asked only by prompts: node:tty is loaded then, not by every command (a terminal's stdout loads it anyway).
+    get stdinIsTTY() {
+      return process.getBuiltinModule('node:tty').isatty(0);
+    },
     stdoutIsTTY: !!process.stdout.isTTY,
     stderrIsTTY: !!process.stderr.isTTY,
     columns: () => process.stdout.columns || undefined,

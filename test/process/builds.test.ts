@@ -4,7 +4,7 @@
  * sandbox, the receiver, the bulk send) throw "is not in the one-shot bundle" when used. Each command's --help,
  * and a representative run of each against the sandbox, from dist as a process.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -117,6 +117,26 @@ describe('every command from its build', () => {
       await ok(['--trace', trace, 'practitioners', 'list', '--json']);
       expect((await ok(['trace', 'show', trace])).stdout).toContain('/PractitionerRole');
     }, 300_000);
+
+    it("a one-shot read loads of node's own modules only what its request needs", async () => {
+      // Each costs every one-shot start: perf_hooks (~0.5–1 ms, loaded by `performance.now()`), tty (by isatty()
+      // at load, though only prompts ask), and the ES module loader (bin/pdesk.js is CommonJS).
+      const dir = tempDir();
+      const list = join(dir, 'modules.txt');
+      const preload = join(dir, 'list-modules.cjs');
+      writeFileSync(
+        preload,
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`,
+      );
+      const r = await env.run(['appointment-types', 'list', '--service-category', 'gp', '--json'], {
+        env: { NODE_OPTIONS: `--require ${preload}` },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const loaded = readFileSync(list, 'utf8').split('\n');
+      expect(loaded).toContain('NativeModule http'); // the list is the real one
+      for (const left of ['NativeModule perf_hooks', 'NativeModule tty', 'NativeModule internal/modules/esm/loader'])
+        expect(loaded, left).not.toContain(left);
+    }, 60_000);
 
     it('check, doctor, a bulk send and a profile write run from dist/main.js', async () => {
       const dir = tempDir();
