@@ -130,10 +130,8 @@ export function loadBundle(
   const cache = dir ? cacheFileFor(dir, bundle, id![1]!, id![2]!, args) : undefined;
   const cached = cache && readCache(cache.file);
   const { Script } = process.getBuiltinModule('node:vm');
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    cachedData: cached,
-  });
+  // The bundle is a function expression (scripts/build.mjs): compiled as read, without a wrapped copy of its text.
+  const script = new Script(source, { filename: file, cachedData: cached });
   const mod = { exports: {} as Cli };
   // The bundle requires node's own modules only (everything else is bundled): boot's require serves it, without
   // loading node:module for createRequire.
