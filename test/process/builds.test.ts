@@ -129,7 +129,7 @@ describe('every command from its build', () => {
         `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`,
       );
       const r = await env.run(['appointment-types', 'list', '--service-category', 'gp', '--json'], {
-        env: { NODE_OPTIONS: `--require ${preload}` },
+        env: { NODE_OPTIONS: `--require "${preload}"` },
       });
       expect(r.code, r.stderr).toBe(0);
       const loaded = readFileSync(list, 'utf8').split('\n');
