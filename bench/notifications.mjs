@@ -14,7 +14,10 @@
 // (N - 1) / (time of an N-row run - time of a 1-row run), both against the same sandbox. The whole-process
 // rate N / time is reported beside it. CPU time per row (user + system, all threads) of both senders is printed
 // too: on a shared machine it is steadier than the rates. Each rep measures both sides back to back, and the
-// reps take turns at which side goes first, so that a drift in the host's pace favours neither.
+// reps take turns at which side goes first, so that a drift in the host's pace favours neither. Beside them, each side's
+// machine CPU a row (all processes and kernel threads, /proc/stat) over the sandbox's CPU a row in the same run: the
+// host's drift moves it much less than the rates, and the ratio of the two sides is the rate ratio to expect while
+// the cores are full (printed, not a budget).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,6 +118,29 @@ function cpuMs(pid) {
   }
 }
 
+/**
+ * CPU time of the whole machine so far (every process and kernel thread, idle and steal left out), in ms; 0 where
+ * /proc/stat is missing. Divided by the sandbox's own CPU over the same rows, it gives a figure per sender that the
+ * host's drift moves much less than the rates (the sandbox does the same work for either sender).
+ */
+function machineMs() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return (f[0] + f[1] + f[2] + f[5] + f[6]) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** Machine and sandbox CPU now, to take differences of. */
+const cpuMark = (sb) => ({ machine: machineMs(), sandbox: cpuMs(sb.child.pid) });
+/** Machine CPU ÷ sandbox CPU between two marks, less a third span (the 1-row run) when given. */
+function perSandbox(a, b, less) {
+  const machine = b.machine - a.machine - (less ? less.machine : 0);
+  const sandbox = b.sandbox - a.sandbox - (less ? less.sandbox : 0);
+  return sandbox > 0 && machine > 0 ? machine / sandbox : Number.NaN;
+}
+
 /** Lines of a file (the audit trail: one record per request). */
 function lineCount(path) {
   try {
@@ -185,12 +211,16 @@ try {
   const rss = [];
   const plainCpu = [];
   const pdeskCpu = [];
+  const plainMachine = [];
+  const pdeskMachine = [];
   /** (a) The plain loop against a fresh sandbox, warmed with 500 requests. */
   async function measurePlain() {
     const sb = await startSandbox();
     sandboxes.push(sb);
     await plainLoop(sb.info.portal, 500, 10_000_000);
+    const m0 = cpuMark(sb);
     const msA = await plainLoop(sb.info.portal, ROWS);
+    plainMachine.push(perSandbox(m0, cpuMark(sb)));
     await stopSandbox(sb);
     sandboxes.pop();
     plain.push((ROWS / msA) * 1000);
@@ -213,9 +243,13 @@ try {
     );
     const one = join(dir, `one-${rep}.csv`);
     await writeCsv(one, 1, 20_000_000);
-    const b1 = await pdeskBulk(cfg, one, 1);
     await writeCsv(csv, ROWS);
+    const m0 = cpuMark(sb);
+    const b1 = await pdeskBulk(cfg, one, 1);
+    const m1 = cpuMark(sb);
     const b = await pdeskBulk(cfg, csv, ROWS);
+    const m2 = cpuMark(sb);
+    pdeskMachine.push(perSandbox(m1, m2, { machine: m1.machine - m0.machine, sandbox: m1.sandbox - m0.sandbox }));
     const audited = lineCount(join(cfg, 'audit', 'sandbox.ndjson'));
     if (audited !== ROWS + 1) throw new Error(`the audit trail holds ${audited} records, not ${ROWS + 1}`);
     pdeskCpu.push(((b.cpuMs - b1.cpuMs) * 1000) / (ROWS - 1));
@@ -240,15 +274,20 @@ try {
       await measurePlain();
     }
     console.log(
-      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; CPU per row ${plainCpu[rep].toFixed(0)} vs ${pdeskCpu[rep].toFixed(0)} µs; peak RSS ${rss[rep].toFixed(1)} MB; ${rep % 2 === 0 ? 'plain loop' : 'pdesk'} first`,
+      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; CPU per row ${plainCpu[rep].toFixed(0)} vs ${pdeskCpu[rep].toFixed(0)} µs; machine CPU ÷ sandbox CPU ${plainMachine[rep].toFixed(2)} vs ${pdeskMachine[rep].toFixed(2)}; peak RSS ${rss[rep].toFixed(1)} MB; ${rep % 2 === 0 ? 'plain loop' : 'pdesk'} first`,
     );
   }
   const plainMedian = median(plain);
   const pdeskMedian = median(pdesk);
   const wholeMedian = median(whole);
   const ratio = pdeskMedian / plainMedian;
+  // Not a budget: the rate ratio the CPU figures imply on a machine whose cores are full (rate ∝ 1 / CPU a row).
+  const cpuRatio = median(plainMachine) / median(pdeskMachine);
   console.log(
     `${ROWS} rows, concurrency ${CONCURRENCY}: plain ${plainMedian.toFixed(0)} rows/s, pdesk ${pdeskMedian.toFixed(0)} rows/s (${wholeMedian.toFixed(0)} whole process), ratio ${ratio.toFixed(2)} (>= 0.90: ${ratio >= 0.9 ? 'ok' : 'UNDER'}), whole-process ratio ${(wholeMedian / plainMedian).toFixed(2)}`,
+  );
+  console.log(
+    `machine CPU ÷ sandbox CPU a row: plain ${median(plainMachine).toFixed(2)}, pdesk ${median(pdeskMachine).toFixed(2)}; the ratio these imply with the cores full ${cpuRatio.toFixed(2)} (steadier than the rates; not a budget)`,
   );
 
   // Memory: one pdesk run of MEM_ROWS rows.
@@ -283,6 +322,9 @@ try {
       ratio: +ratio.toFixed(3),
       ratioWholeProcess: +(wholeMedian / plainMedian).toFixed(3),
       plainCpuUsPerRow: Math.round(median(plainCpu)),
+      plainMachinePerSandbox: +median(plainMachine).toFixed(3),
+      pdeskMachinePerSandbox: +median(pdeskMachine).toFixed(3),
+      cpuRatio: +cpuRatio.toFixed(3),
       pdeskCpuUsPerRow: Math.round(median(pdeskCpu)),
       ratioTarget: 0.9,
       ratioOk: ratio >= 0.9,
