@@ -134,10 +134,12 @@ function machineMs() {
 
 /** Machine and sandbox CPU now, to take differences of. */
 const cpuMark = (sb) => ({ machine: machineMs(), sandbox: cpuMs(sb.child.pid) });
-/** Machine CPU ÷ sandbox CPU between two marks, less a third span (the 1-row run) when given. */
-function perSandbox(a, b, less) {
-  const machine = b.machine - a.machine - (less ? less.machine : 0);
-  const sandbox = b.sandbox - a.sandbox - (less ? less.sandbox : 0);
+/** The machine and sandbox CPU spent between two marks. */
+const since = (a, b) => ({ machine: b.machine - a.machine, sandbox: b.sandbox - a.sandbox });
+/** Machine CPU ÷ sandbox CPU of a span, less another span (the 1-row run) when given. */
+function perSandbox(span, less = { machine: 0, sandbox: 0 }) {
+  const machine = span.machine - less.machine;
+  const sandbox = span.sandbox - less.sandbox;
   return sandbox > 0 && machine > 0 ? machine / sandbox : Number.NaN;
 }
 
@@ -220,7 +222,7 @@ try {
     await plainLoop(sb.info.portal, 500, 10_000_000);
     const m0 = cpuMark(sb);
     const msA = await plainLoop(sb.info.portal, ROWS);
-    plainMachine.push(perSandbox(m0, cpuMark(sb)));
+    plainMachine.push(perSandbox(since(m0, cpuMark(sb))));
     await stopSandbox(sb);
     sandboxes.pop();
     plain.push((ROWS / msA) * 1000);
@@ -249,7 +251,7 @@ try {
     const m1 = cpuMark(sb);
     const b = await pdeskBulk(cfg, csv, ROWS);
     const m2 = cpuMark(sb);
-    pdeskMachine.push(perSandbox(m1, m2, { machine: m1.machine - m0.machine, sandbox: m1.sandbox - m0.sandbox }));
+    pdeskMachine.push(perSandbox(since(m1, m2), since(m0, m1)));
     const audited = lineCount(join(cfg, 'audit', 'sandbox.ndjson'));
     if (audited !== ROWS + 1) throw new Error(`the audit trail holds ${audited} records, not ${ROWS + 1}`);
     pdeskCpu.push(((b.cpuMs - b1.cpuMs) * 1000) / (ROWS - 1));
