@@ -50,9 +50,11 @@ describe('X-ray', () => {
     await desk.press('/');
     await desk.type('enc-0');
     await desk.press(KEY.enter, KEY.enter);
-    const f = await desk.waitFor('hello 0');
+    // Not 'hello 0' alone: the X-ray's own line of the thread shows it too, before the jump has been drawn.
+    const f = await desk.waitFor(/Chat › enc-0[^\n]*\n[\s\S]*hello 0/);
     expect(f).toContain('[3 Chat]');
     expect(f).toContain('Chat › enc-0 · open · 1 message · 1 unread');
+    expect(f).not.toContain('X-ray ·');
   });
 
   it('on Chat, X is the X-ray and x still asks to close: the X-ray key never means a write', async () => {
