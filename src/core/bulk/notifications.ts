@@ -33,7 +33,17 @@ import { buildNotification } from '../api/notifications.js';
 import { BodyError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, UsageError } from '../errors.js';
 import { sanitize } from '../sanitize.js';
 import { type Notification, isEmailAddress } from '../schemas/notification.js';
-import { type Delimiter, type RecordStep, csvLine, describeCsvError, detectFileDelimiter, eachRecord, openCsv, readHeader } from './csv.js';
+import {
+  type Delimiter,
+  type RecordStep,
+  SEND_CHUNK_BYTES,
+  csvLine,
+  describeCsvError,
+  detectFileDelimiter,
+  eachRecord,
+  openCsv,
+  readHeader,
+} from './csv.js';
 import {
   JOURNAL_KIND,
   JOURNAL_VERSION,
@@ -351,11 +361,12 @@ export class BulkSend {
 
   /**
    * Call `f` with each data row of the CSV and its number (1 = the first row after the header), in order, until it
-   * returns false (eachRecord: no promise per row unless `f` waits); the parser is closed after.
+   * returns false (eachRecord: no promise per row unless `f` waits); the parser is closed after. The file is read
+   * `chunkBytes` at a time (csv.ts: a send reads in small pieces).
    */
-  private eachRow(f: (n: number, fields: string[]) => RecordStep): Promise<void> {
+  private eachRow(f: (n: number, fields: string[]) => RecordStep, chunkBytes?: number): Promise<void> {
     let n = -1;
-    return eachRecord(openCsv(this.csvPath, this.delimiter), (rec) => (++n > 0 ? f(n, rec) : undefined));
+    return eachRecord(openCsv(this.csvPath, this.delimiter, chunkBytes), (rec) => (++n > 0 ? f(n, rec) : undefined));
   }
 
   /** Count the data rows and check every journaled row against the CSV (row hash). */
@@ -779,7 +790,7 @@ export class BulkSend {
           return undefined;
         }
         return held >= lookahead ? admitLater(n, hash, fields) : admit(n, hash, fields);
-      });
+      }, SEND_CHUNK_BYTES);
     } catch (e) {
       fail(
         e instanceof PdeskError

@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { csvLine, detectDelimiter, eachRecord, openCsv } from '../../../src/core/bulk/csv.js';
+import { SEND_CHUNK_BYTES, csvLine, detectDelimiter, eachRecord, openCsv } from '../../../src/core/bulk/csv.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -41,6 +42,34 @@ describe('CSV', () => {
     const rows: string[][] = [];
     for await (const r of openCsv(f, ',')) rows.push(r as string[]);
     expect(rows[1]).toEqual(fields);
+  });
+
+  it("reads the same records in a bulk send's small pieces as in one: fields and characters cut by a piece's end", async () => {
+    const d = tmp();
+    const all = async (f: string, chunk: number) => {
+      const rows: string[][] = [];
+      await eachRecord(openCsv(f, ';', chunk), (rec) => void rows.push(rec));
+      return rows;
+    };
+    // Non-empty fields of any text (quotes, separators, CR/LF, multi-byte and astral characters), after a BOM.
+    const field = fc.string({ unit: fc.constantFrom('a', 'é', '日', '😀', ';', '"', '\r', '\n', ' ', 'x'), minLength: 1, maxLength: 12 });
+    const rows = fc.array(fc.array(field, { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 60 });
+    await fc.assert(
+      fc.asyncProperty(rows, fc.integer({ min: 1, max: 64 }), async (rs, chunk) => {
+        const f = join(d, 'p.csv');
+        writeFileSync(f, `\ufeff${csvLine(['a', 'b'], ';')}${rs.map((r) => csvLine(r, ';')).join('')}`);
+        expect(await all(f, chunk)).toEqual([['a', 'b'], ...rs]);
+      }),
+      { numRuns: 150 },
+    );
+    // A file several of the send's pieces long, read at that size, gives what one read of it gives.
+    const f = join(d, 'long.csv');
+    const line = (i: number) => `p${i}@example.org;"Grüße ${i};\n😀 ""${i}"""`;
+    writeFileSync(f, `email;note\n${Array.from({ length: 400 }, (_, i) => line(i)).join('\n')}\n`);
+    const whole = await all(f, 1024 * 1024);
+    expect(whole).toHaveLength(401);
+    expect(whole[1]).toEqual(['p0@example.org', 'Grüße 0;\n😀 "0"']);
+    expect(await all(f, SEND_CHUNK_BYTES)).toEqual(whole);
   });
 
   describe('eachRecord', () => {
