@@ -153,7 +153,7 @@ export class Deadline extends EventEmitter {
  * Milliseconds on a monotonic clock. Not `performance.now()`: its first use loads node:perf_hooks and eight modules
  * of its own, ~0.5–1 ms of every one-shot command's start.
  */
-export function monotonicMs(): number {
+function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 

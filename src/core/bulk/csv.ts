@@ -47,7 +47,7 @@ export function detectFileDelimiter(path: string, option = '--csv'): Delimiter {
 }
 
 /** What `openCsv` reads of the file at a time, unless told: a pass over the whole file with nothing else to do. */
-export const READ_CHUNK_BYTES = 64 * 1024;
+const READ_CHUNK_BYTES = 64 * 1024;
 
 /**
  * What a bulk send reads at a time. csv-parse parses each chunk it is given at once, and holds its records until they
