@@ -1,7 +1,9 @@
 // Bulk notifications (issue 11 item 2): in the same run, against the same receiver, (a) a bare undici Pool loop
 // posting the same notification bodies at concurrency 8 and (b) `pdesk notifications send --csv` of the same rows at
 // concurrency 8, with its durable journal and its audit trail (audit/<profile>.ndjson); rows/s of each and the ratio
-// (target >= 0.9); then the peak RSS (VmHWM) of the pdesk process sending a 100,000-row CSV (target < 100 MB).
+// (target >= 0.9); then the peak RSS of the pdesk process sending a 100,000-row CSV (target < 100 MB). pdesk's peak RSS
+// and CPU time are its own getrusage(2) figures, written at exit by a preloaded bench/rusage-at-exit.cjs, so they are
+// measured on any platform; the machine and sandbox CPU figures need Linux's /proc and read "n/a" without it.
 // Prints a final JSON line. Knobs: BENCH_ROWS (default 50000), BENCH_REPS (5), BENCH_MEM_ROWS (100000).
 //
 // The receiver is `pdesk sandbox` (a fresh one per measurement, warmed alike): it validates every body with the
@@ -108,18 +110,18 @@ async function writeCsv(path, n, offset = 0) {
   await new Promise((res) => out.end(res));
 }
 
-/** CPU time (user + system, every thread) of a process so far, in ms. */
+/** CPU time (user + system, every thread) of a process so far, in ms; NaN where /proc is missing. */
 function cpuMs(pid) {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(f[11]) + Number(f[12])) * 10;
   } catch {
-    return 0;
+    return Number.NaN;
   }
 }
 
 /**
- * CPU time of the whole machine so far (every process and kernel thread, idle and steal left out), in ms; 0 where
+ * CPU time of the whole machine so far (every process and kernel thread, idle and steal left out), in ms; NaN where
  * /proc/stat is missing. Divided by the sandbox's own CPU over the same rows, it gives a figure per sender that the
  * host's drift moves much less than the rates (the sandbox does the same work for either sender).
  */
@@ -128,7 +130,7 @@ function machineMs() {
     const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     return (f[0] + f[1] + f[2] + f[5] + f[6]) * 10;
   } catch {
-    return 0;
+    return Number.NaN;
   }
 }
 
@@ -143,6 +145,11 @@ function perSandbox(span, less = { machine: 0, sandbox: 0 }) {
   return sandbox > 0 && machine > 0 ? machine / sandbox : Number.NaN;
 }
 
+/** The median, or NaN when any figure is missing (NaN, as without /proc). */
+const medianOf = (xs) => (xs.every(Number.isFinite) ? median(xs) : Number.NaN);
+/** A figure with `digits` decimals, or "n/a" when it could not be measured. */
+const orNa = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+
 /** Lines of a file (the audit trail: one record per request). */
 function lineCount(path) {
   try {
@@ -154,41 +161,28 @@ function lineCount(path) {
   }
 }
 
-function vmHwmKb(pid) {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
+const rusagePreload = fileURLToPath(new URL('rusage-at-exit.cjs', import.meta.url));
 
-/** (b) `pdesk notifications send --csv`: wall time of the whole process and its peak RSS (VmHWM, polled). */
+/** (b) `pdesk notifications send --csv`: wall time of the whole process, its peak RSS and its CPU time. */
 function pdeskBulk(configDir, csv, n) {
   return new Promise((resolve, reject) => {
+    const usage = `${csv}.rusage.json`;
+    rmSync(usage, { force: true });
+    const nodeOptions = [process.env.NODE_OPTIONS, `--require ${JSON.stringify(rusagePreload)}`].filter(Boolean).join(' ');
     const t0 = process.hrtime.bigint();
     const child = spawn(
       process.execPath,
       [bin, 'notifications', 'send', '--csv', csv, '--topic', TOPIC, '--text', TEXT, '--concurrency', String(CONCURRENCY), '--json'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, PDESK_CONFIG_DIR: configDir },
+        env: { ...process.env, PDESK_CONFIG_DIR: configDir, PDESK_BENCH_RUSAGE: usage, NODE_OPTIONS: nodeOptions },
       },
     );
     let out = '';
     let err = '';
-    let hwm = 0;
-    let cpu = 0;
-    const poll = setInterval(() => {
-      hwm = Math.max(hwm, vmHwmKb(child.pid));
-      cpu = Math.max(cpu, cpuMs(child.pid));
-    }, 25);
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', () => {
-      clearInterval(poll);
-    });
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       let summary;
@@ -198,7 +192,13 @@ function pdeskBulk(configDir, csv, n) {
         return reject(new Error(`pdesk exited ${code} without a JSON summary: ${err}`));
       }
       if (code !== 0 || summary.sent !== n) return reject(new Error(`pdesk exited ${code}, sent ${summary.sent} of ${n}: ${err}`));
-      resolve({ ms, peakRssMb: hwm / 1024, cpuMs: cpu });
+      let r;
+      try {
+        r = JSON.parse(readFileSync(usage, 'utf8'));
+      } catch {
+        return reject(new Error(`pdesk exited without writing ${usage} (bench/rusage-at-exit.cjs)`));
+      }
+      resolve({ ms, peakRssMb: r.maxRssKb / 1024, cpuMs: r.cpuMs });
     });
   });
 }
@@ -276,7 +276,7 @@ try {
       await measurePlain();
     }
     console.log(
-      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; CPU per row ${plainCpu[rep].toFixed(0)} vs ${pdeskCpu[rep].toFixed(0)} µs; machine CPU ÷ sandbox CPU ${plainMachine[rep].toFixed(2)} vs ${pdeskMachine[rep].toFixed(2)}; peak RSS ${rss[rep].toFixed(1)} MB; ${rep % 2 === 0 ? 'plain loop' : 'pdesk'} first`,
+      `rep ${rep + 1}/${REPS}: plain loop ${plain[rep].toFixed(0)} rows/s; pdesk ${pdesk[rep].toFixed(0)} rows/s per row (${whole[rep].toFixed(0)} whole process, 1-row run ${b1.ms.toFixed(0)} ms); ratio ${(pdesk[rep] / plain[rep]).toFixed(2)}; CPU per row ${plainCpu[rep].toFixed(0)} vs ${pdeskCpu[rep].toFixed(0)} µs; machine CPU ÷ sandbox CPU ${orNa(plainMachine[rep], 2)} vs ${orNa(pdeskMachine[rep], 2)}; peak RSS ${rss[rep].toFixed(1)} MB; ${rep % 2 === 0 ? 'plain loop' : 'pdesk'} first`,
     );
   }
   const plainMedian = median(plain);
@@ -284,7 +284,9 @@ try {
   const wholeMedian = median(whole);
   const ratio = pdeskMedian / plainMedian;
   // Not a budget: the rate ratio the CPU figures imply on a machine whose cores are full (rate ∝ 1 / CPU a row).
-  const cpuRatio = median(plainMachine) / median(pdeskMachine);
+  const plainMachineMedian = medianOf(plainMachine);
+  const pdeskMachineMedian = medianOf(pdeskMachine);
+  const cpuRatio = plainMachineMedian / pdeskMachineMedian;
   // Not a budget: the median of each rep's own ratio. A rep measures both sides back to back, so a drift in the
   // host's pace between reps cancels out of it, which the ratio of the two medians (the budget) does not do.
   const pairedRatio = median(pdesk.map((p, i) => p / plain[i]));
@@ -293,7 +295,7 @@ try {
   );
   console.log(`median of the reps' own ratios ${pairedRatio.toFixed(2)} (each rep's two sides measured back to back; not a budget)`);
   console.log(
-    `machine CPU ÷ sandbox CPU a row: plain ${median(plainMachine).toFixed(2)}, pdesk ${median(pdeskMachine).toFixed(2)}; the ratio these imply with the cores full ${cpuRatio.toFixed(2)} (steadier than the rates; not a budget)`,
+    `machine CPU ÷ sandbox CPU a row: plain ${orNa(plainMachineMedian, 2)}, pdesk ${orNa(pdeskMachineMedian, 2)}; the ratio these imply with the cores full ${orNa(cpuRatio, 2)} (steadier than the rates; not a budget)`,
   );
 
   // Memory: one pdesk run of MEM_ROWS rows.
@@ -328,8 +330,8 @@ try {
       ratio: +ratio.toFixed(3),
       ratioWholeProcess: +(wholeMedian / plainMedian).toFixed(3),
       plainCpuUsPerRow: Math.round(median(plainCpu)),
-      plainMachinePerSandbox: +median(plainMachine).toFixed(3),
-      pdeskMachinePerSandbox: +median(pdeskMachine).toFixed(3),
+      plainMachinePerSandbox: +plainMachineMedian.toFixed(3),
+      pdeskMachinePerSandbox: +pdeskMachineMedian.toFixed(3),
       cpuRatio: +cpuRatio.toFixed(3),
       pairedRatio: +pairedRatio.toFixed(3),
       pdeskCpuUsPerRow: Math.round(median(pdeskCpu)),
