@@ -7,9 +7,10 @@
 // Prints a final JSON line. Knobs: BENCH_ROWS (default 50000), BENCH_REPS (5), BENCH_MEM_ROWS (100000).
 //
 // The receiver is `pdesk sandbox` (a fresh one per measurement, warmed alike): it validates every body with the
-// interface schemas and stores it, as a portal would. It is not the bottleneck of either side on an idle 2-core
-// machine (it takes one core, the sender the other), and a minimal receiver would measure a server pdesk never
-// talks to; on a loaded machine every process shares the same cores, which both sides see alike.
+// interface schemas and stores it, as a portal would; a minimal receiver would measure a server pdesk never talks to.
+// On a 2-core machine it shares the cores with the sender, and with either sender they run close to full (README,
+// "Bulk sends", seventh round): the rate follows the CPU a row of the sandbox and the sender together, alike for
+// both sides.
 //
 // The plain loop runs inside this already-started, warmed-up process, so pdesk's rate is taken the same way:
 // per row, without its fixed cost (process start, module loading, first connection), as
