@@ -8,8 +8,8 @@
 //
 // The receiver is `pdesk sandbox` (a fresh one per measurement, warmed alike): it validates every body with the
 // interface schemas and stores it, as a portal would; a minimal receiver would measure a server pdesk never talks to.
-// On a 2-core machine it shares the cores with the sender, and with either sender they run close to full (README,
-// "Bulk sends", seventh round): the rate follows the CPU a row of the sandbox and the sender together, alike for
+// On a 2-core machine it shares the cores with the sender, and with either sender they run close to full
+// (docs/performance.md, round 7): the rate follows the CPU a row of the sandbox and the sender together, alike for
 // both sides.
 //
 // The plain loop runs inside this already-started, warmed-up process, so pdesk's rate is taken the same way:
