@@ -42,19 +42,18 @@ export async function compare(cases, { runs = 15, warmup = 2 } = {}) {
 }
 
 /**
- * A budget: `value` against `limit` (`max`: at most, `min`: at least). Printed with `ok`, or `UNDER` when it is
- * missed; `npm run bench` (bench/run.mjs) exits non-zero when any budget in a bench's JSON line has `ok: false`.
+ * A budget: `value` against a limit (`max`: at most, `below`: less than, `min`: at least). Printed with `ok`, or
+ * `UNDER` when it is missed; `npm run bench` (bench/run.mjs) exits non-zero when any budget in a bench's JSON line has
+ * `ok: false`.
  */
-export function budget(label, value, { max, min, unit = 'x' }) {
-  const ok = max !== undefined ? value <= max : value >= min;
-  const bound = max !== undefined ? `<= ${max}${unit}` : `>= ${min}${unit}`;
-  return {
-    label,
-    value,
-    ...(max !== undefined ? { max } : { min }),
-    ok,
-    text: `${label} ${value}${unit} (${bound}: ${ok ? 'ok' : 'UNDER'})`,
-  };
+export function budget(label, value, { max, below, min, unit = 'x' }) {
+  const [limit, ok, bound] =
+    max !== undefined
+      ? [{ max }, value <= max, `<= ${max}${unit}`]
+      : below !== undefined
+        ? [{ below }, value < below, `< ${below}${unit}`]
+        : [{ min }, value >= min, `>= ${min}${unit}`];
+  return { label, value, ...limit, ok, text: `${label} ${value}${unit} (${bound}: ${ok ? 'ok' : 'UNDER'})` };
 }
 
 /** Command-line knobs shared by the benches: `--runs n`. */

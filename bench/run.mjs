@@ -27,16 +27,11 @@ for (const b of benches) {
   }
 }
 
-/** Every budget of a bench's JSON line: `budget: {name: {ok, …}}` (bench/lib.mjs), and the bulk bench's flags. */
+/** Every budget of a bench's JSON line: `budget: {name: {label, ok, text}}` (bench/lib.mjs `budget()`). */
 function budgetsOf(result) {
-  const out = Object.entries(result.budget ?? {})
+  return Object.entries(result.budget ?? {})
     .filter(([, b]) => typeof b?.ok === 'boolean')
     .map(([k, b]) => ({ name: `${result.name}: ${b.label ?? k}`, ok: b.ok, text: b.text }));
-  if (typeof result.ratioOk === 'boolean')
-    out.push({ name: `${result.name}: rate vs the undici loop`, ok: result.ratioOk, text: `${result.ratio} (>= ${result.ratioTarget})` });
-  if (typeof result.rssOk === 'boolean')
-    out.push({ name: `${result.name}: peak RSS`, ok: result.rssOk, text: `${result.peakRssMb} MB (< ${result.rssTargetMb} MB)` });
-  return out;
 }
 
 console.log('\n== summary');
