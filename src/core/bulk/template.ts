@@ -63,11 +63,16 @@ export function compileTemplate(source: string, header: readonly string[], optio
   }
   literal += source.slice(last);
   if (literal) parts.push(literal);
+  // Two functions, not one that tests which kind it is: a template without placeholders and one with them then keep
+  // their own type feedback, and a bulk send's optimised code is not thrown away when it meets the other kind.
   const fixed = parts.every((p) => typeof p === 'string') ? parts.join('') : undefined;
-  return {
-    source,
-    parts,
-    columns: names,
-    render: (row) => fixed ?? parts.map((p) => (typeof p === 'string' ? p : (row[p.index] ?? ''))).join(''),
-  };
+  const render =
+    fixed !== undefined
+      ? () => fixed
+      : (row: readonly string[]) => {
+          let text = '';
+          for (const p of parts) text += typeof p === 'string' ? p : (row[p.index] ?? '');
+          return text;
+        };
+  return { source, parts, columns: names, render };
 }
