@@ -27,17 +27,17 @@ for (const b of benches) {
   }
 }
 
-/** Every budget of a bench's JSON line: `budget: {name: {label, ok, text}}` (bench/lib.mjs `budget()`). */
+/** Every budget of a bench's JSON line: `budget: {name: {ok, text}}`, made by bench/lib.mjs `budget()`. */
 function budgetsOf(result) {
-  return Object.entries(result.budget ?? {})
-    .filter(([, b]) => typeof b?.ok === 'boolean')
-    .map(([k, b]) => ({ name: `${result.name}: ${b.label ?? k}`, ok: b.ok, text: b.text }));
+  return Object.values(result.budget ?? {})
+    .filter((b) => typeof b?.ok === 'boolean')
+    .map((b) => ({ ok: b.ok, text: `${result.name}: ${b.text}` }));
 }
 
 console.log('\n== summary');
 console.log(JSON.stringify(results, null, 2));
 console.log('\n== budgets');
 const budgets = results.flatMap(budgetsOf);
-for (const b of budgets) console.log(`${b.ok ? 'ok   ' : 'UNDER'}  ${b.name}: ${b.text ?? ''}`);
+for (const b of budgets) console.log(`${b.ok ? 'ok   ' : 'UNDER'}  ${b.text}`);
 if (budgets.some((b) => !b.ok)) failed = true;
 process.exit(failed ? 1 : 0);
