@@ -63,16 +63,14 @@ export class HttpTransport extends RetryingTransport {
         if (settled) return;
         settled = true;
         clearTimeout(connectTimer);
-        deadline.off('abort', onAbort);
-        req.signal?.removeEventListener('abort', onAbort);
+        deadline.unwatch(req.signal, onAbort);
         if (e) {
           request?.destroy();
           reject(e);
         } else resolve(answer!);
       };
       if (req.signal?.aborted) return finish(codeError('The request was aborted.', 'ABORT_ERR'));
-      deadline.once('abort', onAbort);
-      req.signal?.addEventListener('abort', onAbort, { once: true });
+      deadline.watch(req.signal, onAbort);
 
       const headers = { ...req.headers };
       if (req.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length'))

@@ -75,9 +75,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     private readonly deadline: Deadline,
     private readonly signal: AbortSignal | undefined,
   ) {
-    // `on`, not `once` (a wrapper per request): end() removes it.
-    deadline.on('abort', this.abort);
-    signal?.addEventListener('abort', this.abort);
+    deadline.watch(signal, this.abort); // end() unwatches
   }
 
   /** The reason of whichever ended the request (the caller's signal, or the shared deadline), or undefined. */
@@ -129,8 +127,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   private end(): boolean {
     if (this.ended) return false;
     this.ended = true;
-    this.deadline.removeListener('abort', this.abort);
-    this.signal?.removeEventListener('abort', this.abort);
+    this.deadline.unwatch(this.signal, this.abort);
     return true;
   }
 }

@@ -147,6 +147,20 @@ export class Deadline extends EventEmitter {
     this.reason = new DOMException('The request timed out.', 'TimeoutError');
     this.emit('abort');
   }
+
+  /**
+   * Calls `fn` when this deadline or the caller's signal fires, until `unwatch` with the same arguments. `on`, not
+   * `once`: `once` makes a wrapper per request, and every request ends with `unwatch`.
+   */
+  watch(signal: AbortSignal | undefined, fn: () => void): void {
+    this.on('abort', fn);
+    signal?.addEventListener('abort', fn);
+  }
+
+  unwatch(signal: AbortSignal | undefined, fn: () => void): void {
+    this.removeListener('abort', fn);
+    signal?.removeEventListener('abort', fn);
+  }
 }
 
 /**
