@@ -266,24 +266,27 @@ export class PdeskClient {
     // change (anything but an OAuth2 token, which expires): kept, and sent with no await of its own, for a bulk send
     // calls it per row.
     const keep = !o.params && !o.query && !o.readForWrite;
-    const hasBody = o.body !== undefined || o.json !== undefined;
-    const kept = keep ? this.fixedCalls.get(opId)?.[hasBody ? 1 : 0] : undefined;
+    const slot = o.body !== undefined || o.json !== undefined ? 1 : 0;
+    const kept = keep ? this.fixedCalls.get(opId)?.[slot] : undefined;
     if (kept) return this.send(kept, o);
-    return this.outgoing(opId, o, keep, hasBody).then((d) => this.send(d, o));
+    return this.outgoing(opId, o, keep, slot).then((d) => this.send(d, o));
   }
 
-  /** The request of an operation: its route and headers (kept when `keep` allows it), without the body. */
-  private async outgoing(opId: OpId, o: CallOptions, keep: boolean, hasBody: boolean): Promise<Outgoing> {
+  /**
+   * The request of an operation: its route and headers, without the body; kept in `fixedCalls[opId][slot]` when
+   * `keep` allows it (slot 1: with a body, 0: without).
+   */
+  private async outgoing(opId: OpId, o: CallOptions, keep: boolean, slot: 0 | 1): Promise<Outgoing> {
     const route = resolveRoute(this.profile, opId, o.params, o.query);
     // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
     // write refused under read-only.
     const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
-    const headers = await this.headers(route.party, route.headers, hasBody ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
+    const headers = await this.headers(route.party, route.headers, slot ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
     const d: Outgoing = { op: opId, party: route.party, method: route.method, url: route.url, headers };
     const auth = (route.party === 'practice' ? this.profile.practice : this.profile.portal).auth;
     if (keep && willSend && auth?.type !== 'oauth2-client-credentials') {
       const kept = this.fixedCalls.get(opId) ?? [];
-      kept[hasBody ? 1 : 0] = d;
+      kept[slot] = d;
       this.fixedCalls.set(opId, kept);
     }
     return d;
@@ -483,7 +486,7 @@ export class PdeskClient {
         );
       // A write that got no answer (or was abandoned) is recorded too, with the error.
       if (audit)
-        await this.record(audit, d, o, bodyText, started, undefined, error, Date.now() - started)?.catch((ae: unknown) => {
+        await this.record(audit, d, o, bodyText, started, { error, ms: Date.now() - started })?.catch((ae: unknown) => {
           if (e instanceof PdeskError) e.details.push(`It could not be recorded in the audit trail: ${(ae as Error).message}`);
         });
       throw e;
@@ -491,7 +494,7 @@ export class PdeskClient {
     if (audit) {
       // try/catch rather than .catch(): no handler made per answered write (a bulk send makes thousands a second).
       try {
-        const durable = this.record(audit, d, o, bodyText, started, res.status, undefined, res.ms);
+        const durable = this.record(audit, d, o, bodyText, started, res);
         if (durable) await durable;
       } catch (ae) {
         throw new PdeskError(
@@ -551,7 +554,8 @@ export class PdeskClient {
 
   /**
    * The audit record of a write (an answer's status, or the error of none), on disk before the call returns, or
-   * handed to `o.audited` (then this returns nothing to wait for).
+   * handed to `o.audited` (then this returns nothing to wait for). `ended` is the answer itself (no object made
+   * per answered write), or the error of none.
    */
   private record(
     audit: import('./audit.js').AuditLog,
@@ -559,9 +563,7 @@ export class PdeskClient {
     o: { json?: string; audited?: (durable: Promise<void>) => void },
     bodyText: string | undefined,
     startedAt: number,
-    status: number | undefined,
-    error: Exchange['error'],
-    ms: number,
+    ended: { ms: number; status?: number; error?: Exchange['error'] },
   ): Promise<void> | undefined {
     const durable = audit.record({
       op: d.op,
@@ -571,9 +573,9 @@ export class PdeskClient {
       bodyText,
       bodyIsJson: o.json !== undefined || typeof d.body !== 'string',
       startedAt,
-      ms,
-      status,
-      error,
+      ms: ended.ms,
+      status: ended.status,
+      error: ended.error,
     });
     if (!o.audited) return durable;
     o.audited(durable);
