@@ -14,8 +14,11 @@ export type Build = 'cli' | 'tui' | 'main';
 const MAIN_BUILD = new Set(['listen', 'sandbox', 'check', 'doctor']);
 /** `profile` subcommands that write profiles.json through conf. */
 const PROFILE_WRITES = new Set(['add', 'import', 'use', 'remove']);
-/** Global options that take a value, which may stand before the command (`--profile prod tui`). */
-const VALUE_OPTIONS = new Set(['--profile', '--limit', '--output', '--query', '--trace']);
+/**
+ * Global options that take a value, which may stand before the command (`--profile prod tui`). Not read from
+ * the commander program, which a command line is routed before loading; a test holds the two in agreement.
+ */
+export const VALUE_OPTIONS = new Set(['--profile', '--limit', '--output', '--query', '--trace']);
 
 /** The command words of a command line (`slots list`), at most `max`, skipping options and their values. */
 export function commandWords(args: readonly string[], max = 2): string[] {

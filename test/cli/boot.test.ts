@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, cacheFileFor, fixedOutput, readCache, sampledChecksum, writeCache } from '../../src/cli/boot.js';
-import { buildFor, commandWords } from '../../src/cli/route.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { VALUE_OPTIONS, buildFor, commandWords } from '../../src/cli/route.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 describe('which build runs a command line', () => {
@@ -58,6 +59,14 @@ describe('which build runs a command line', () => {
     expect(commandWords(['--profile', 'p', '--json', 'slots', 'list', '--from', 'today'])).toEqual(['slots', 'list']);
     expect(commandWords(['--help'])).toEqual([]);
     expect(commandWords(['slots', 'list'], 1)).toEqual(['slots']);
+  });
+
+  it('knows every global option that takes a value, as the commander program declares them', () => {
+    // A global value option missing here would route `pdesk --new-option tui slots list` by the word "tui".
+    const declared = buildProgram()
+      .options.filter((o) => o.required || o.optional)
+      .map((o) => o.long);
+    expect([...VALUE_OPTIONS].sort()).toEqual(declared.sort());
   });
 });
 
