@@ -121,3 +121,64 @@ describe.skipIf(!pgInstalled)('team store migrations', () => {
     expect(JSON.stringify(down.status)).not.toContain(pg().password);
   });
 });
+
+describe.skipIf(!pgInstalled)('a least-privilege database user (docs/decisions.md §16)', () => {
+  it('works with the documented grants once the owner migrated, and cannot migrate', async () => {
+    const db = `least_${process.pid}`;
+    await pg().createDatabase(db);
+    const owner = pg().urlOf(db);
+    await pgMigrate(owner, 'owner');
+    await pg().psql(
+      [
+        "create role desk login password 'Desk-Pass-1234'",
+        `grant connect on database ${db} to desk`,
+        'grant usage on schema pdesk to desk',
+        'grant select, insert, update, delete on all tables in schema pdesk to desk',
+        'grant usage on all sequences in schema pdesk to desk',
+        'grant execute on all functions in schema pdesk to desk',
+      ].join('; '),
+      db,
+    );
+    const url = pg().urlOf(db, { name: 'desk', password: 'Desk-Pass-1234' });
+    const store = openPgStore(url, { migrate: false });
+    try {
+      const resource = {
+        resourceType: 'Communication',
+        id: 'm1',
+        identifier: [{ system: 'urn:x', value: 'm1' }],
+        status: 'completed',
+        payload: [{ contentString: 'hi' }],
+        encounter: { identifier: [{ system: 'urn:x', value: 'enc-1' }] },
+        recipient: [{ reference: 'PractitionerRole/1' }],
+        sender: [{ reference: 'Patient/1' }],
+        subject: [{ reference: 'Patient/1' }],
+        category: [{ coding: [{ code: 'chat' }] }],
+      } as const;
+      expect(
+        await store.recordReceived('p', { kind: 'message', op: 'C1', at: new Date().toISOString(), thread: 'enc-1', id: 'm1', resource }),
+      ).toEqual({
+        outcome: 'stored',
+      });
+      expect(await store.assign('p', 'enc-1', { to: 'alice', by: 'alice' })).toMatchObject({ outcome: 'assigned' });
+      const id = await store.auditBegin({
+        profile: 'p',
+        operator: 'alice',
+        method: 'POST',
+        url: 'https://x.test/',
+        at: new Date().toISOString(),
+      });
+      await store.auditComplete(id, { status: 201, ms: 3 });
+      await store.heartbeat('p', 'enc-1', { operator: 'alice', session: 's' });
+      const sub = await store.subscribe('p', () => undefined);
+      await sub.close();
+      expect((await store.listThreads('p')).map((t) => [t.thread, t.owner])).toEqual([['enc-1', 'alice']]);
+    } finally {
+      await store.close();
+    }
+    // A migration needs the owner's rights: the operator's user is told so.
+    await pg().psql(`delete from pdesk.schema_migrations`, db);
+    const e = await pgMigrate(url, 'desk').catch((x) => x);
+    expect(e.exitCode).toBe(ExitCode.config);
+    expect(e.message).toMatch(/lacks a privilege \(42501\)/);
+  });
+});
