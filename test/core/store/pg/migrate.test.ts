@@ -7,7 +7,8 @@ import { ExitCode } from '../../../../src/core/errors.js';
 import { connect } from '../../../../src/core/store/pg/connect.js';
 import { LATEST_VERSION, MIGRATIONS, openPgStore, pgMigrate, pgStatus } from '../../../../src/core/store/pg/index.js';
 import { checksumOf, migrate, schemaState } from '../../../../src/core/store/pg/migrate.js';
-import { pgInstalled, clusterForFile } from '../../../helpers/pg.js';
+import { chatMessage } from '../../../helpers/chat.js';
+import { clusterForFile, pgInstalled } from '../../../helpers/pg.js';
 
 const pg = clusterForFile();
 
@@ -142,18 +143,7 @@ describe.skipIf(!pgInstalled)('a least-privilege database user (docs/decisions.m
     const url = pg().urlOf(db, { name: 'desk', password: 'Desk-Pass-1234' });
     const store = openPgStore(url, { migrate: false });
     try {
-      const resource = {
-        resourceType: 'Communication',
-        id: 'm1',
-        identifier: [{ system: 'urn:x', value: 'm1' }],
-        status: 'completed',
-        payload: [{ contentString: 'hi' }],
-        encounter: { identifier: [{ system: 'urn:x', value: 'enc-1' }] },
-        recipient: [{ reference: 'PractitionerRole/1' }],
-        sender: [{ reference: 'Patient/1' }],
-        subject: [{ reference: 'Patient/1' }],
-        category: [{ coding: [{ code: 'chat' }] }],
-      } as const;
+      const resource = chatMessage('m1', 'enc-1', 'hi', 'Patient/1', 'PractitionerRole/1');
       expect(
         await store.recordReceived('p', { kind: 'message', op: 'C1', at: new Date().toISOString(), thread: 'enc-1', id: 'm1', resource }),
       ).toEqual({
