@@ -44,26 +44,45 @@ const builtinDynamicImports = {
 
 /**
  * In dist/cli.cjs, what only the other builds' commands load (the TUI, the sandbox, the receiver, the bulk send,
- * `pdesk check`'s suite and `pdesk doctor`'s steps, undici, Ink, React, conf): a stub that says so if it is ever
- * reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it.
+ * `pdesk check`'s suite and `pdesk doctor`'s steps, the team store on PostgreSQL and its driver, undici, Ink, React,
+ * conf): a stub that says so if it is ever reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it.
  */
-const NOT_ONE_SHOT = /^(undici(\/.*)?|ink|react|conf)$|\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor)\//;
+const NOT_ONE_SHOT =
+  /^(undici(\/.*)?|ink|react|conf|postgres)$|\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor|core\/store\/pg)\//;
 const ONE_SHOT_TOO = /\/core\/bulk\/journals?(\.js)?$/;
-const notOneShot = {
-  name: 'not-one-shot',
-  setup(b) {
-    b.onResolve({ filter: NOT_ONE_SHOT }, (a) =>
-      a.importer.includes('node_modules') || ONE_SHOT_TOO.test(a.path) ? undefined : { path: a.path, namespace: 'not-one-shot' },
-    );
-    // Importing the stub is harmless (a static import of it must not break every one-shot command); using
-    // anything from it throws, naming the module and where the routing is decided.
-    b.onLoad({ filter: /.*/, namespace: 'not-one-shot' }, (a) => ({
-      contents: `const message = ${JSON.stringify(`pdesk: ${a.path} is not in the one-shot bundle (dist/cli.cjs); this command line should run from dist/tui.cjs or dist/main.js (src/cli/route.ts).`)};
+
+/**
+ * A plugin that leaves the modules matching `pattern` (and not `keep`) out of `file`. Importing the stub is harmless
+ * (a static import of it must not break every command of the bundle); using anything from it throws, naming the
+ * module and where the routing is decided.
+ */
+function leaveOut(name, pattern, keep, file, instead) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter: pattern }, (a) =>
+        a.importer.includes('node_modules') || keep?.test(a.path) ? undefined : { path: a.path, namespace: name },
+      );
+      b.onLoad({ filter: /.*/, namespace: name }, (a) => ({
+        contents: `const message = ${JSON.stringify(`pdesk: ${a.path} is not in ${file}; this command line should run from ${instead} (src/cli/route.ts).`)};
 module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeof key === 'symbol') return undefined; throw new Error(message); } });`,
-      loader: 'js',
-    }));
-  },
-};
+        loader: 'js',
+      }));
+    },
+  };
+}
+const notOneShot = leaveOut(
+  'not-one-shot',
+  NOT_ONE_SHOT,
+  ONE_SHOT_TOO,
+  'the one-shot bundle (dist/cli.cjs)',
+  'dist/tui.cjs or dist/main.js',
+);
+/**
+ * In dist/tui.cjs, the team store on PostgreSQL and its driver: `pdesk store` runs from dist/main.js, and the TUI
+ * does not use the team store yet, so its start-up does not compile them.
+ */
+const notInTui = leaveOut('not-in-tui', /^postgres$|\/core\/store\/pg\//, undefined, 'dist/tui.cjs', 'dist/main.js');
 
 /**
  * esbuild's `__toESM` wraps a CommonJS module for an ES module that imports it, copying every export into a
@@ -124,7 +143,7 @@ await bundle('src/cli/oneshot.ts', `${tmp}/cli.cjs`, [lazyChildProcess, notOneSh
 await bundle(
   'src/cli/main.ts',
   `${tmp}/tui.cjs`,
-  [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, inkText, builtinDynamicImports],
+  [lazyChildProcess, notInTui, yogaSynchronous, inkWithoutTopLevelAwait, inkText, builtinDynamicImports],
   // Ink imports the React devtools only with DEV=true, which this build does not support (build-patches.mjs).
   ['react-devtools-core'],
 );

@@ -37,10 +37,10 @@ describe('every command from its build', () => {
     const builds = new Set(paths.map((p) => buildFor(p)));
     expect([...builds].sort()).toEqual(['cli', 'main', 'tui']);
     for (const name of ['api', 'audit', 'auth', 'trace', 'completion']) expect(buildFor([name])).toBe('cli');
-    for (const name of ['check', 'doctor', 'listen', 'sandbox']) expect(buildFor([name])).toBe('main');
+    for (const name of ['check', 'doctor', 'listen', 'sandbox', 'store']) expect(buildFor([name])).toBe('main');
   });
 
-  it('holds in each build only the packages it needs: no undici, Ink, React or conf one-shot; of undici only its Pool', () => {
+  it('holds in each build only the packages it needs: no undici, Ink, React, conf or postgres one-shot; of undici only its Pool', () => {
     const dist = fileURLToPath(new URL('../../dist', import.meta.url));
     // esbuild heads each bundled module with its path: `// node_modules/undici/lib/dispatcher/pool.js`.
     const modules = (file: string) =>
@@ -58,6 +58,9 @@ describe('every command from its build', () => {
       if (undici.length) expect(undici, file).toContain('undici/lib/dispatcher/pool.js');
     }
     expect(chunks.some((f) => modules(f).includes('undici/lib/dispatcher/pool.js'))).toBe(true);
+    // The PostgreSQL driver only in the chunk of the team store (`pdesk store` runs from dist/main.js).
+    for (const file of ['cli.cjs', 'tui.cjs']) expect(packages(file).has('postgres'), file).toBe(false);
+    expect(chunks.filter((f) => packages(f).has('postgres'))).toHaveLength(1);
     // The two bundles read through vm.Script are ASCII, so node reads them as one-byte text (scripts/build.mjs).
     for (const file of ['cli.cjs', 'tui.cjs']) expect(/[^\x00-\x7f]/.test(readFileSync(join(dist, file), 'latin1')), file).toBe(false);
   });

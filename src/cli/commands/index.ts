@@ -18,6 +18,7 @@ import { sandboxCommand } from './sandbox.js';
 import { practitionersCommand } from './practitioners.js';
 import { schedulesCommand } from './schedules.js';
 import { slotsCommand } from './slots.js';
+import { storeCommand } from './store.js';
 import { traceCommand } from './trace.js';
 import { tuiCommand } from './tui.js';
 
@@ -43,6 +44,7 @@ export const commands: Array<readonly [name: string, make: () => Command]> = [
   ['doctor', doctorCommand],
   ['auth', authCommand],
   ['audit', auditCommand],
+  ['store', storeCommand],
   ['trace', traceCommand],
   ['tui', tuiCommand],
   ['completion', completionCommand],

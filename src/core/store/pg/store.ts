@@ -1,0 +1,594 @@
+/**
+ * The team store on PostgreSQL: the DeskStore (src/core/store/types.ts) over the schema of migrations.ts.
+ *
+ * Every write is one transaction that notifies its change (notify.ts) and resolves after its commit, so what a
+ * listener acknowledges is durable. A thread's row is the lock of everything in it: a message, a read marker, a
+ * close, an assignment or a reply check takes it first (`lockThread`), so what they read of the thread cannot
+ * change under them, and the thread's summary (counts, newest message) is recomputed from its rows in the same
+ * transaction (`pdesk.refresh_thread`). A message and a read marker of the same Communication id also take a lock
+ * on that id first, so the two in flight at once count unread exactly, whichever commits first.
+ *
+ * No double answers: `beginReply` re-reads the thread under its lock and either says what changed since the
+ * reply form was opened (new messages, another owner, another operator's reply in flight) or records a claim that
+ * holds every other operator's reply until `completeReply` or `abandonReply` (or its expiry, after a crash). The
+ * request is sent between the two, outside any transaction: a push to the thread is never held up by a reply.
+ */
+import { randomUUID } from 'node:crypto';
+import { ExitCode, FieldError } from '../../errors.js';
+import { redact } from '../../redact.js';
+import { deskMessage, messageText } from '../message.js';
+import { redactStoreUrl } from '../select.js';
+import type {
+  AssignRequest,
+  AssignResult,
+  Assignment,
+  AuditOutcome,
+  AuditQuery,
+  AuditStart,
+  DeskAuditRecord,
+  DeskEvent,
+  DeskMessage,
+  DeskRecord,
+  DeskStore,
+  DeskThread,
+  PresenceSession,
+  RecordResult,
+  ReplyCheck,
+  ReplyClaim,
+  ReplyRequest,
+  SubscribeOptions,
+  Subscription,
+  ThreadQuery,
+  Via,
+  Viewer,
+} from '../types.js';
+import { type ConnectOptions, type Sql, StoreError, type Tx, connect, storeError } from './connect.js';
+import { checkUsable, migrate, schemaState } from './migrate.js';
+import { notify, subscribe } from './notify.js';
+
+/** A heartbeat older than this no longer counts as having the thread open. */
+export const PRESENCE_TTL_MS = 10_000;
+/** How often an open thread's heartbeat is sent (a third of the TTL: one lost heartbeat is not an absence). */
+export const PRESENCE_HEARTBEAT_MS = 3_000;
+/** How long a reply claim holds off other operators by default (longer than any request's deadline). */
+export const REPLY_HOLD_MS = 120_000;
+
+type MessageRecord = Extract<DeskRecord, { kind: 'message' }>;
+
+/**
+ * The longest id (Communication, encounter) the store takes: PostgreSQL's indexes take keys of ~2,700 bytes at most,
+ * and FHIR ids are 64 characters at most.
+ */
+export const MAX_ID_LENGTH = 1024;
+function checkId(field: 'id' | 'thread', value: string): void {
+  if (value.length > MAX_ID_LENGTH) throw new FieldError(field, `is longer than ${MAX_ID_LENGTH} characters`);
+  // PostgreSQL's text holds no NUL character (the resources themselves are kept as JSON, where it is escaped).
+  if (value.includes('\u0000')) throw new FieldError(field, 'holds a NUL character');
+}
+
+/** Text for a text column: without NUL characters, which PostgreSQL's text cannot hold. */
+const noNul = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
+
+const iso = (d: Date | null | undefined): string | undefined => (d ? d.toISOString() : undefined);
+
+interface ThreadRow {
+  thread: string;
+  status: 'open' | 'closed';
+  closed_at: Date | null;
+  owner: string | null;
+  assigned_at: Date | null;
+  messages: number;
+  unread: number;
+  last_seq: string;
+  last_at: Date | null;
+  last_text: string | null;
+  last_from: 'portal' | 'practice' | null;
+  rev: string;
+}
+
+function deskThread(r: ThreadRow): DeskThread {
+  return {
+    thread: r.thread,
+    status: r.status,
+    ...(r.closed_at ? { closedAt: iso(r.closed_at) } : {}),
+    messages: r.messages,
+    unread: r.unread,
+    ...(r.last_at ? { lastAt: iso(r.last_at), lastText: r.last_text ?? '', lastFrom: r.last_from ?? undefined } : {}),
+    ...(r.owner !== null ? { owner: r.owner, ...(r.assigned_at ? { assignedAt: iso(r.assigned_at) } : {}) } : {}),
+    lastSeq: Number(r.last_seq),
+    rev: Number(r.rev),
+  };
+}
+
+interface MessageRow {
+  seq: string;
+  id: string;
+  thread: string;
+  op: 'C1' | 'C3';
+  via: Via;
+  at: Date;
+  operator: string | null;
+  resource: DeskMessage['resource'];
+  read_at: string | null;
+}
+
+const toMessage = (r: MessageRow): DeskMessage =>
+  deskMessage({
+    id: r.id,
+    thread: r.thread,
+    op: r.op,
+    via: r.via,
+    at: r.at.toISOString(),
+    seq: Number(r.seq),
+    ...(r.operator !== null ? { operator: r.operator } : {}),
+    ...(r.read_at !== null ? { readAt: r.read_at } : {}),
+    resource: r.resource,
+  });
+
+export interface OpenOptions extends ConnectOptions {
+  /** Apply pending migrations on first use (default true); false: a schema that is behind is an error. */
+  migrate?: boolean;
+  /** Recorded as who applied a migration. */
+  operator?: string;
+}
+
+export class PgDeskStore implements DeskStore {
+  readonly engine = 'postgres' as const;
+  private ready?: Promise<void>;
+
+  constructor(
+    readonly sql: Sql,
+    /** The URL, for error messages (always shown redacted). */
+    private readonly url: string,
+    private readonly o: OpenOptions = {},
+  ) {}
+
+  /** Connect, check the schema and apply what is pending (once; every operation waits for it). */
+  open(): Promise<void> {
+    this.ready ??= (async () => {
+      const state = await schemaState(this.sql);
+      checkUsable(state);
+      if (state.pending.length === 0) return;
+      if (this.o.migrate === false)
+        throw new StoreError(
+          `The team store at ${redactStoreUrl(this.url)} has schema version ${state.version}; this pdesk needs ${state.latest}.`,
+          ExitCode.config,
+          ['Run pdesk store migrate (as the database user that owns the schema).'],
+        );
+      await migrate(this.sql, this.o.operator ?? 'pdesk');
+    })().catch((e) => {
+      this.ready = undefined;
+      throw storeError(e, this.url);
+    });
+    return this.ready;
+  }
+
+  /** Run `fn` once the store is open; a driver error becomes a StoreError naming the store. */
+  private async run<T>(fn: () => Promise<T>): Promise<T> {
+    await this.open();
+    try {
+      return await fn();
+    } catch (e) {
+      throw storeError(e, this.url);
+    }
+  }
+
+  private tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.run(() => this.sql.begin(fn) as Promise<T>);
+  }
+
+  // ---------------------------------------------------------------- recording
+
+  recordReceived(profile: string, record: DeskRecord): Promise<RecordResult> {
+    return this.record(profile, record, 'received');
+  }
+
+  recordSent(profile: string, record: DeskRecord, operator: string): Promise<RecordResult> {
+    return this.record(profile, record, 'sent', operator);
+  }
+
+  private async record(profile: string, r: DeskRecord, via: Via, operator?: string): Promise<RecordResult> {
+    if ('id' in r) checkId('id', r.id);
+    if ('thread' in r && r.thread !== undefined) checkId('thread', r.thread);
+    return this.tx(async (tx) => {
+      switch (r.kind) {
+        case 'message':
+          return this.insertMessage(tx, profile, r, via, operator);
+        case 'read':
+          return this.insertRead(tx, profile, r, via, operator);
+        case 'close':
+          return this.insertClose(tx, profile, r, via, operator);
+        case 'notification':
+          return this.insertNotification(tx, profile, r, via, operator);
+      }
+    });
+  }
+
+  /** Lock the Communication id against a concurrent message or read marker of the same id. */
+  private async lockId(tx: Tx, profile: string, id: string): Promise<void> {
+    await tx`select pg_advisory_xact_lock(hashtext(${profile}), hashtext(${id}))`;
+  }
+
+  /** Create the thread's row if need be, lock it, and return its state. */
+  private async lockThread(tx: Tx, profile: string, thread: string) {
+    await tx`insert into pdesk.threads (profile, thread) values (${profile}, ${thread}) on conflict do nothing`;
+    const [row] = await tx<
+      [
+        {
+          status: 'open' | 'closed';
+          owner: string | null;
+          replying_operator: string | null;
+          replying_since: Date | null;
+          replying_live: boolean;
+        },
+      ]
+    >`select status, owner, replying_operator, replying_since, coalesce(replying_until > now(), false) as replying_live
+      from pdesk.threads where profile = ${profile} and thread = ${thread} for update`;
+    return row;
+  }
+
+  private async refresh(tx: Tx, profile: string, thread: string): Promise<number> {
+    const [row] = await tx<[{ rev: string }]>`select pdesk.refresh_thread(${profile}, ${thread}) as rev`;
+    return Number(row.rev);
+  }
+
+  private async insertMessage(tx: Tx, profile: string, r: MessageRecord, via: Via, operator?: string, claimToken?: string) {
+    await this.lockId(tx, profile, r.id);
+    const t = await this.lockThread(tx, profile, r.thread);
+    // A receiver refuses a message to a closed thread (decisions.md §6); one the server acknowledged is kept.
+    if (via === 'received' && t.status === 'closed') {
+      const [known] = await tx`select 1 from pdesk.messages where profile = ${profile} and id = ${r.id}`;
+      return { outcome: known ? 'duplicate' : 'closed' } satisfies RecordResult;
+    }
+    const inserted = await tx`
+      insert into pdesk.messages (profile, id, thread, op, via, at, operator, text, resource)
+      values (${profile}, ${r.id}, ${r.thread}, ${r.op}, ${via}, ${r.at}::timestamptz, ${operator ?? null}, ${noNul(messageText(r.resource))},
+              ${tx.json(r.resource as never)})
+      on conflict (profile, id) do nothing returning seq`;
+    if (claimToken !== undefined)
+      await tx`update pdesk.threads set replying_operator = null, replying_session = null, replying_since = null, replying_until = null
+        where profile = ${profile} and thread = ${r.thread} and replying_session = ${claimToken}`;
+    if (inserted.length === 0) {
+      // Stored before. A message this desk sent that also came back to it as a push (its own listener) is its own.
+      if (via === 'sent') {
+        const upgraded = await tx`update pdesk.messages set via = 'sent', operator = ${operator ?? null}
+          where profile = ${profile} and id = ${r.id} and via = 'received' returning thread`;
+        if (upgraded.length) {
+          const rev = await this.refresh(tx, profile, upgraded[0]!.thread);
+          await notify(tx, { kind: 'message', profile, thread: upgraded[0]!.thread, rev, id: r.id });
+        }
+      }
+      return { outcome: 'duplicate' } satisfies RecordResult;
+    }
+    let assigned: string | undefined;
+    // The first operator who replies to a thread nobody owns takes it.
+    if (via === 'sent' && r.op === 'C3' && operator && t.owner === null) {
+      await this.setOwner(tx, profile, r.thread, operator, null, operator, 'first-reply');
+      assigned = operator;
+    }
+    const rev = await this.refresh(tx, profile, r.thread);
+    await notify(tx, { kind: 'message', profile, thread: r.thread, rev, id: r.id });
+    return { outcome: 'stored', ...(assigned ? { assigned } : {}) } satisfies RecordResult;
+  }
+
+  private async insertRead(tx: Tx, profile: string, r: Extract<DeskRecord, { kind: 'read' }>, via: Via, operator?: string) {
+    await this.lockId(tx, profile, r.id);
+    const [msg] = await tx<[{ thread: string }?]>`select thread from pdesk.messages where profile = ${profile} and id = ${r.id}`;
+    const thread = msg?.thread ?? r.thread;
+    // Lock the thread (when it is one the store holds) before the marker changes its unread count.
+    if (thread !== undefined) await tx`select 1 from pdesk.threads where profile = ${profile} and thread = ${thread} for update`;
+    const inserted = await tx`
+      insert into pdesk.read_markers (profile, id, thread, read_at, via, at, operator, resource)
+      values (${profile}, ${r.id}, ${thread ?? null}, ${r.readAt}, ${via}, ${r.at}::timestamptz, ${operator ?? null}, ${tx.json(r.resource as never)})
+      on conflict (profile, id) do nothing returning id`;
+    if (inserted.length === 0) return { outcome: 'duplicate' } satisfies RecordResult;
+    if (thread !== undefined) {
+      const [exists] = await tx`select 1 from pdesk.threads where profile = ${profile} and thread = ${thread}`;
+      if (exists) {
+        const rev = await this.refresh(tx, profile, thread);
+        await notify(tx, { kind: 'read', profile, thread, rev, id: r.id });
+      }
+    }
+    return { outcome: 'stored' } satisfies RecordResult;
+  }
+
+  private async insertClose(tx: Tx, profile: string, r: Extract<DeskRecord, { kind: 'close' }>, via: Via, operator?: string) {
+    const t = await this.lockThread(tx, profile, r.thread);
+    if (t.status === 'closed') return { outcome: 'duplicate' } satisfies RecordResult;
+    await tx`update pdesk.threads set status = 'closed', closed_at = ${r.at}::timestamptz, close_via = ${via},
+      close_operator = ${operator ?? null}, close_resource = ${tx.json(r.resource as never)}
+      where profile = ${profile} and thread = ${r.thread}`;
+    const rev = await this.refresh(tx, profile, r.thread);
+    await notify(tx, { kind: 'close', profile, thread: r.thread, rev });
+    return { outcome: 'stored' } satisfies RecordResult;
+  }
+
+  private async insertNotification(tx: Tx, profile: string, r: Extract<DeskRecord, { kind: 'notification' }>, via: Via, operator?: string) {
+    const id = (r.resource as { id?: unknown }).id;
+    const inserted = await tx`
+      insert into pdesk.notifications (profile, id, via, at, operator, resource)
+      values (${profile}, ${id === undefined || id === null ? null : String(id)}, ${via}, ${r.at}::timestamptz, ${operator ?? null},
+              ${tx.json(r.resource as never)})
+      on conflict (profile, id) where id is not null do nothing returning seq`;
+    if (inserted.length === 0) return { outcome: 'duplicate' } satisfies RecordResult;
+    await notify(tx, { kind: 'notification', profile });
+    return { outcome: 'stored' } satisfies RecordResult;
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  async listThreads(profile: string, q: ThreadQuery = {}): Promise<DeskThread[]> {
+    const filter = q.filter ?? 'all';
+    if (filter === 'mine' && !q.operator) throw new Error('listThreads: the filter "mine" needs the operator');
+    return this.run(async () => {
+      const s = this.sql;
+      const rows = await s<ThreadRow[]>`
+        select thread, status, closed_at, owner, assigned_at, messages, unread, last_seq::text, last_at, last_text, last_from, rev::text
+        from pdesk.threads
+        where profile = ${profile}
+          ${filter === 'mine' ? s`and owner = ${q.operator!}` : filter === 'unassigned' ? s`and owner is null` : s``}
+          ${q.changedSince !== undefined ? s`and rev > ${q.changedSince}::bigint` : s``}
+        order by sort_at desc nulls last, thread
+        ${q.limit !== undefined ? s`limit ${q.limit}::bigint` : s``}`;
+      return rows.map(deskThread);
+    });
+  }
+
+  thread(profile: string, thread: string): Promise<DeskThread | undefined> {
+    return this.run(async () => {
+      const [row] = await this.sql<ThreadRow[]>`
+        select thread, status, closed_at, owner, assigned_at, messages, unread, last_seq::text, last_at, last_text, last_from, rev::text
+        from pdesk.threads where profile = ${profile} and thread = ${thread}`;
+      return row ? deskThread(row) : undefined;
+    });
+  }
+
+  private async readMessages(s: Sql | Tx, profile: string, thread: string, afterSeq?: number): Promise<DeskMessage[]> {
+    const rows = await s<MessageRow[]>`
+      select m.seq::text, m.id, m.thread, m.op, m.via, m.at, m.operator, m.resource, r.read_at
+      from pdesk.messages m left join pdesk.read_markers r on r.profile = m.profile and r.id = m.id
+      where m.profile = ${profile} and m.thread = ${thread}
+        ${afterSeq !== undefined ? s`and m.seq > ${afterSeq}::bigint` : s``}
+      order by m.at, m.seq`;
+    return rows.map(toMessage);
+  }
+
+  messages(profile: string, thread: string): Promise<DeskMessage[] | undefined> {
+    return this.run(async () => {
+      const list = await this.readMessages(this.sql, profile, thread);
+      if (list.length) return list;
+      const [known] = await this.sql`select 1 from pdesk.threads where profile = ${profile} and thread = ${thread}`;
+      return known ? [] : undefined;
+    });
+  }
+
+  notifications(profile: string) {
+    return this.run(async () => {
+      const rows = await this.sql<Array<{ via: Via; at: Date; operator: string | null; resource: never }>>`
+        select via, at, operator, resource from pdesk.notifications where profile = ${profile} order by seq`;
+      return rows.map((r) => ({
+        via: r.via,
+        at: r.at.toISOString(),
+        ...(r.operator ? { operator: r.operator } : {}),
+        resource: r.resource,
+      }));
+    });
+  }
+
+  // ---------------------------------------------------------------- assignment
+
+  private async setOwner(
+    tx: Tx,
+    profile: string,
+    thread: string,
+    owner: string | null,
+    previous: string | null,
+    by: string,
+    reason: Assignment['reason'],
+  ): Promise<void> {
+    await tx`update pdesk.threads set owner = ${owner}, assigned_at = ${owner === null ? null : tx`now()`}
+      where profile = ${profile} and thread = ${thread}`;
+    await tx`insert into pdesk.assignments (profile, thread, owner, previous, by_operator, reason)
+      values (${profile}, ${thread}, ${owner}, ${previous}, ${by}, ${reason})`;
+  }
+
+  assign(profile: string, thread: string, r: AssignRequest): Promise<AssignResult> {
+    return this.tx(async (tx) => {
+      const [row] = await tx<[{ owner: string | null }?]>`
+        select owner from pdesk.threads where profile = ${profile} and thread = ${thread} for update`;
+      if (!row) return { outcome: 'unknown' };
+      const current = row.owner;
+      const prev = current !== null ? { previous: current } : {};
+      if (r.expect !== undefined && r.expect !== current) return { outcome: 'conflict', ...(current !== null ? { owner: current } : {}) };
+      if (current === r.to) return { outcome: 'unchanged', ...(current !== null ? { owner: current } : {}) };
+      await this.setOwner(tx, profile, thread, r.to, current, r.by, r.to === null ? 'unassign' : 'assign');
+      const [{ rev }] = await tx<[{ rev: string }]>`update pdesk.threads set rev = nextval('pdesk.rev')
+        where profile = ${profile} and thread = ${thread} returning rev::text`;
+      await notify(tx, { kind: 'assignment', profile, thread, rev: Number(rev) });
+      return r.to === null ? { outcome: 'unassigned', ...prev } : { outcome: 'assigned', owner: r.to, ...prev };
+    });
+  }
+
+  assignments(profile: string, thread: string): Promise<Assignment[]> {
+    return this.run(async () => {
+      const rows = await this.sql<
+        Array<{
+          thread: string;
+          owner: string | null;
+          previous: string | null;
+          by_operator: string;
+          reason: Assignment['reason'];
+          at: Date;
+        }>
+      >`select thread, owner, previous, by_operator, reason, at from pdesk.assignments
+        where profile = ${profile} and thread = ${thread} order by seq`;
+      return rows.map((a) => ({
+        thread: a.thread,
+        ...(a.owner !== null ? { owner: a.owner } : {}),
+        ...(a.previous !== null ? { previous: a.previous } : {}),
+        by: a.by_operator,
+        reason: a.reason,
+        at: a.at.toISOString(),
+      }));
+    });
+  }
+
+  // ---------------------------------------------------------------- replies
+
+  async beginReply(profile: string, r: ReplyRequest): Promise<ReplyCheck> {
+    checkId('thread', r.thread);
+    return this.tx(async (tx) => {
+      const t = await this.lockThread(tx, profile, r.thread);
+      const newer = (await this.readMessages(tx, profile, r.thread, r.after)).filter(
+        (m) => m.via === 'received' || m.operator !== r.operator,
+      );
+      const owner = t.owner !== null && t.owner !== r.operator && !r.force ? t.owner : undefined;
+      const replying =
+        t.replying_live && t.replying_operator !== null && t.replying_operator !== r.operator
+          ? { operator: t.replying_operator, since: iso(t.replying_since)! }
+          : undefined;
+      if (newer.length || owner !== undefined || replying)
+        return { ok: false, newMessages: newer, ...(owner !== undefined ? { owner } : {}), ...(replying ? { replying } : {}) };
+      const token = randomUUID();
+      const holdMs = r.holdMs ?? REPLY_HOLD_MS;
+      const [row] = await tx<[{ until: Date }]>`
+        update pdesk.threads set replying_operator = ${r.operator}, replying_session = ${token}, replying_since = now(),
+          replying_until = now() + ${holdMs / 1000} * interval '1 second'
+        where profile = ${profile} and thread = ${r.thread} returning replying_until as until`;
+      const [{ rev }] = await tx<[{ rev: string }]>`update pdesk.threads set rev = nextval('pdesk.rev')
+        where profile = ${profile} and thread = ${r.thread} returning rev::text`;
+      await notify(tx, { kind: 'reply', profile, thread: r.thread, rev: Number(rev) });
+      return { ok: true, claim: { profile, thread: r.thread, operator: r.operator, token, until: row.until.toISOString() } };
+    });
+  }
+
+  completeReply(claim: ReplyClaim, record: MessageRecord): Promise<RecordResult> {
+    return this.tx((tx) => this.insertMessage(tx, claim.profile, record, 'sent', claim.operator, claim.token));
+  }
+
+  abandonReply(claim: ReplyClaim): Promise<void> {
+    return this.tx(async (tx) => {
+      const released = await tx`update pdesk.threads set replying_operator = null, replying_session = null,
+          replying_since = null, replying_until = null, rev = nextval('pdesk.rev')
+        where profile = ${claim.profile} and thread = ${claim.thread} and replying_session = ${claim.token} returning rev::text`;
+      if (released.length) await notify(tx, { kind: 'reply', profile: claim.profile, thread: claim.thread, rev: Number(released[0]!.rev) });
+    });
+  }
+
+  // ---------------------------------------------------------------- audit
+
+  auditBegin(a: AuditStart): Promise<number> {
+    return this.run(async () => {
+      const [row] = await this.sql<[{ id: string }]>`
+        insert into pdesk.audit (profile, environment, operator, at, op, method, url, body_sha256, body)
+        values (${a.profile}, ${a.environment ?? null}, ${a.operator}, ${a.at}::timestamptz, ${a.op ?? null}, ${a.method},
+                ${redact(a.url)}, ${a.bodySha256 ?? null}, ${a.body === undefined ? null : this.sql.json(a.body as never)})
+        returning id::text`;
+      return Number(row.id);
+    });
+  }
+
+  auditComplete(id: number, o: AuditOutcome): Promise<void> {
+    return this.run(async () => {
+      const error = o.error ? { ...o.error, message: redact(o.error.message) } : null;
+      await this.sql`update pdesk.audit set outcome = ${o.status !== undefined ? 'answered' : 'no-answer'},
+          status = ${o.status ?? null}, error = ${error === null ? null : this.sql.json(error)}, ms = ${o.ms}, completed_at = now()
+        where id = ${id}::bigint and outcome = 'unknown'`;
+    });
+  }
+
+  auditList(profile: string, q: AuditQuery = {}): Promise<DeskAuditRecord[]> {
+    return this.run(async () => {
+      const s = this.sql;
+      const rows = await s<
+        Array<{
+          id: string;
+          profile: string;
+          environment: string | null;
+          operator: string;
+          at: Date;
+          op: string | null;
+          method: string;
+          url: string;
+          outcome: DeskAuditRecord['outcome'];
+          status: number | null;
+          error: DeskAuditRecord['error'] | null;
+          ms: number | null;
+          body_sha256: string | null;
+          body: unknown;
+        }>
+      >`select id::text, profile, environment, operator, at, op, method, url, outcome, status, error, ms, body_sha256, body
+        from pdesk.audit where profile = ${profile}
+          ${q.since ? s`and at >= ${q.since.toISOString()}::timestamptz` : s``}
+          ${q.ops?.length ? s`and op in ${s(q.ops)}` : s``}
+        order by at, id`;
+      return rows.map((r) => ({
+        id: Number(r.id),
+        profile: r.profile,
+        ...(r.environment !== null ? { environment: r.environment } : {}),
+        operator: r.operator,
+        at: r.at.toISOString(),
+        ...(r.op !== null ? { op: r.op as DeskAuditRecord['op'] } : {}),
+        method: r.method,
+        url: r.url,
+        outcome: r.outcome,
+        ...(r.status !== null ? { status: r.status } : {}),
+        ...(r.error !== null ? { error: r.error } : {}),
+        ...(r.ms !== null ? { ms: r.ms } : {}),
+        ...(r.body_sha256 !== null ? { bodySha256: r.body_sha256 } : {}),
+        ...(r.body !== null ? { body: r.body } : {}),
+      }));
+    });
+  }
+
+  // ---------------------------------------------------------------- presence
+
+  heartbeat(profile: string, thread: string, p: PresenceSession): Promise<void> {
+    return this.tx(async (tx) => {
+      // The database's clock, not the desks': operators' machines need not agree on the time.
+      const [row] = await tx<[{ fresh: boolean }]>`
+        insert into pdesk.presence (profile, thread, session, operator) values (${profile}, ${thread}, ${p.session}, ${p.operator})
+        on conflict (profile, thread, session) do update set seen_at = now(), operator = excluded.operator
+        returning (xmax = 0) as fresh`;
+      if (row.fresh) {
+        await notify(tx, { kind: 'presence', profile, thread });
+        await tx`delete from pdesk.presence where seen_at < now() - interval '1 hour'`;
+      }
+    });
+  }
+
+  leave(profile: string, p: PresenceSession, thread?: string): Promise<void> {
+    return this.tx(async (tx) => {
+      const gone = await tx<Array<{ thread: string }>>`delete from pdesk.presence
+        where profile = ${profile} and session = ${p.session} ${thread !== undefined ? tx`and thread = ${thread}` : tx``}
+        returning thread`;
+      for (const t of new Set(gone.map((g) => g.thread))) await notify(tx, { kind: 'presence', profile, thread: t });
+    });
+  }
+
+  viewers(profile: string, thread: string, except?: PresenceSession): Promise<Viewer[]> {
+    return this.run(async () => {
+      const rows = await this.sql<Array<{ operator: string; seen_at: Date }>>`
+        select operator, max(seen_at) as seen_at from pdesk.presence
+        where profile = ${profile} and thread = ${thread} and session <> ${except?.session ?? ''}
+          and seen_at > now() - ${PRESENCE_TTL_MS / 1000} * interval '1 second'
+        group by operator order by operator`;
+      return rows.map((r) => ({ operator: r.operator, seenAt: r.seen_at.toISOString() }));
+    });
+  }
+
+  // ---------------------------------------------------------------- events
+
+  subscribe(profile: string | undefined, onEvent: (e: DeskEvent) => void, o?: SubscribeOptions): Promise<Subscription> {
+    return this.run(() => subscribe(this.sql, profile, onEvent, o));
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}
+
+/** The team store at `url`, migrated on first use (unless `migrate: false`). Nothing connects until it is used. */
+export function openPgStore(url: string, o: OpenOptions = {}): PgDeskStore {
+  return new PgDeskStore(connect(url, o), url, o);
+}

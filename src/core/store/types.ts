@@ -1,0 +1,263 @@
+/**
+ * The desk store: what every face asks of the store that holds a desk's chat threads, whichever engine holds it
+ * (the embedded file store, src/core/threads/, or the team store on PostgreSQL, src/core/store/pg/). Its words are
+ * the file store's (records, threads, messages, read markers, via sent/received) plus what a team needs: operators,
+ * owners, a reply checked against what changed, presence and change events.
+ *
+ * Every call names the profile: one store may hold the threads of several practice systems.
+ */
+import type { OpId } from '../ops.js';
+import type { ChatCommunication, EncounterClose, ReadMarker } from '../schemas/chat.js';
+import type { Notification } from '../schemas/notification.js';
+
+export type Via = 'sent' | 'received';
+export type ChatOp = 'C1' | 'C3';
+export type Party = 'portal' | 'practice';
+
+/**
+ * What is recorded: the file store's record kinds (src/core/threads/records.ts) without its file format's version;
+ * `via` is the call's (recordReceived or recordSent). `at` is ISO 8601 UTC: when pdesk sent it (taken before the
+ * request) or received it.
+ */
+export type DeskRecord =
+  | { kind: 'message'; op: ChatOp; at: string; thread: string; id: string; resource: ChatCommunication }
+  | { kind: 'read'; op: 'C2'; at: string; id: string; readAt: string; thread?: string; resource: ReadMarker }
+  | { kind: 'close'; op: 'C4'; at: string; thread: string; resource: EncounterClose }
+  | { kind: 'notification'; op: 'C5'; at: string; resource: Notification };
+
+export interface RecordResult {
+  /**
+   * `stored`: new, and durable when the promise resolves; `duplicate`: already stored (a repeated push, a second
+   * read marker or close), nothing changed; `closed`: a received message to a closed thread, not stored.
+   */
+  outcome: 'stored' | 'duplicate' | 'closed';
+  /** A sent reply (C3) to a thread nobody owned made its operator the owner. */
+  assigned?: string;
+}
+
+/** One thread in the list: the file store's ThreadSummary (src/core/threads/view.ts) plus its owner. */
+export interface DeskThread {
+  thread: string;
+  status: 'open' | 'closed';
+  closedAt?: string;
+  messages: number;
+  /** Received messages no read marker names. */
+  unread: number;
+  lastAt?: string;
+  lastText?: string;
+  lastFrom?: Party;
+  /** The operator who owns the thread; absent: unassigned. */
+  owner?: string;
+  assignedAt?: string;
+  /** The position of its newest message (0 when it has none): a reply form holds it as `after`. */
+  lastSeq: number;
+  /** Grows at every change of the thread; `listThreads({changedSince})` and change events carry it. */
+  rev: number;
+}
+
+/** One message: the file store's ThreadMessage (src/core/threads/view.ts) plus its position and operator. */
+export interface DeskMessage {
+  id: string;
+  thread: string;
+  op: ChatOp;
+  via: Via;
+  from: Party;
+  to: Party;
+  at: string;
+  sent?: string;
+  sender: string;
+  senderDisplay?: string;
+  recipient: string;
+  recipientDisplay?: string;
+  subject: string;
+  text: string;
+  topic?: string;
+  attachment?: { contentType: string; title: string };
+  read: boolean;
+  readAt?: string;
+  unread: boolean;
+  resource: ChatCommunication;
+  /** Order of arrival in the store. */
+  seq: number;
+  /** Who sent it (sent messages). */
+  operator?: string;
+}
+
+export type ThreadFilter = 'all' | 'mine' | 'unassigned';
+
+export interface ThreadQuery {
+  /** Default `all`; `mine` needs `operator`. */
+  filter?: ThreadFilter;
+  operator?: string;
+  /** At most this many threads (newest first); default all. */
+  limit?: number;
+  /** Only threads changed after this `rev` (a list kept current from change events). */
+  changedSince?: number;
+}
+
+export interface AssignRequest {
+  /** The new owner; null unassigns. */
+  to: string | null;
+  /** Who does it (recorded in the history). */
+  by: string;
+  /**
+   * The owner the operator saw (null: unassigned): when the thread's owner is another by now, nothing changes and
+   * the result is a conflict naming the owner. Undefined: assign whoever owns it.
+   */
+  expect?: string | null;
+}
+
+export interface AssignResult {
+  /** `unknown`: no such thread; `unchanged`: it already had that owner; `conflict`: the owner was not `expect`. */
+  outcome: 'assigned' | 'unassigned' | 'unchanged' | 'conflict' | 'unknown';
+  owner?: string;
+  previous?: string;
+}
+
+export interface Assignment {
+  thread: string;
+  owner?: string;
+  previous?: string;
+  by: string;
+  reason: 'assign' | 'unassign' | 'first-reply';
+  at: string;
+}
+
+export interface ReplyRequest {
+  thread: string;
+  operator: string;
+  /** The thread's `lastSeq` when the operator opened the reply (the point after which anything new holds it). */
+  after: number;
+  /** Reply although another operator owns the thread. */
+  force?: boolean;
+  /** How long the claim holds off other operators' replies (the request's deadline and a margin). */
+  holdMs?: number;
+}
+
+/** A reply cleared to be sent: other operators' replies to the thread are held until it completes or expires. */
+export interface ReplyClaim {
+  profile: string;
+  thread: string;
+  operator: string;
+  token: string;
+  until: string;
+}
+
+export type ReplyCheck =
+  | { ok: true; claim: ReplyClaim }
+  | {
+      ok: false;
+      /** Messages that arrived, or other operators sent, after `after` (oldest first). */
+      newMessages: DeskMessage[];
+      /** Another operator owns the thread (and `force` was not given). */
+      owner?: string;
+      /** Another operator's reply to the thread is being sent. */
+      replying?: { operator: string; since: string };
+    };
+
+export interface AuditStart {
+  profile: string;
+  environment?: string;
+  operator: string;
+  op?: OpId;
+  method: string;
+  /** Secrets redacted (the store redacts registered secrets again). */
+  url: string;
+  /** When the request started (ISO 8601). */
+  at: string;
+  bodySha256?: string;
+  /** The body, secrets redacted. */
+  body?: unknown;
+}
+
+export interface AuditOutcome {
+  status?: number;
+  error?: { name: string; message: string; code?: string };
+  ms: number;
+}
+
+export interface DeskAuditRecord extends Omit<AuditStart, 'profile'> {
+  id: number;
+  profile: string;
+  /** `unknown` until the outcome is recorded: written before the request was sent, its outcome never learnt. */
+  outcome: 'unknown' | 'answered' | 'no-answer';
+  status?: number;
+  error?: { name: string; message: string; code?: string };
+  ms?: number;
+}
+
+export interface AuditQuery {
+  since?: Date;
+  ops?: string[];
+}
+
+export interface PresenceSession {
+  operator: string;
+  /** One per open TUI (a random id). */
+  session: string;
+}
+
+export interface Viewer {
+  operator: string;
+  /** The last heartbeat (ISO 8601). */
+  seenAt: string;
+}
+
+export type DeskEvent =
+  | { kind: 'message' | 'read' | 'close' | 'assignment' | 'reply'; profile: string; thread: string; rev: number; id?: string }
+  | { kind: 'presence'; profile: string; thread: string }
+  | { kind: 'notification'; profile: string }
+  /** Something may have changed that no event told: reload what is shown. */
+  | { kind: 'resync'; why: 'reconnected' | 'poll' | 'overflow' };
+
+export interface SubscribeOptions {
+  /** The fall-back poll's period (never below a minute). */
+  pollMs?: number;
+  /** A poll or listen that failed (the subscription keeps trying). */
+  onError?: (e: unknown) => void;
+}
+
+export interface Subscription {
+  /** Run the fall-back poll now (what the timer does every minute). */
+  poll(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DeskStore {
+  readonly engine: 'file' | 'postgres';
+
+  /** A push the listener accepted; resolves once durable, before it is acknowledged. */
+  recordReceived(profile: string, record: DeskRecord): Promise<RecordResult>;
+  /** A request the server acknowledged (a sent message names its operator). */
+  recordSent(profile: string, record: DeskRecord, operator: string): Promise<RecordResult>;
+
+  listThreads(profile: string, q?: ThreadQuery): Promise<DeskThread[]>;
+  thread(profile: string, thread: string): Promise<DeskThread | undefined>;
+  /** A thread's messages in time order with their read state; undefined for a thread the store does not know. */
+  messages(profile: string, thread: string): Promise<DeskMessage[] | undefined>;
+  notifications(profile: string): Promise<Array<{ via: Via; at: string; operator?: string; resource: Notification }>>;
+
+  assign(profile: string, thread: string, r: AssignRequest): Promise<AssignResult>;
+  assignments(profile: string, thread: string): Promise<Assignment[]>;
+
+  /** Re-read the thread and clear a reply, or say what changed since `after`. */
+  beginReply(profile: string, r: ReplyRequest): Promise<ReplyCheck>;
+  /** Record the reply the server acknowledged (assigning the thread to its operator if nobody owns it). */
+  completeReply(claim: ReplyClaim, record: Extract<DeskRecord, { kind: 'message' }>): Promise<RecordResult>;
+  /** The reply was not sent: release the claim. */
+  abandonReply(claim: ReplyClaim): Promise<void>;
+
+  auditBegin(start: AuditStart): Promise<number>;
+  auditComplete(id: number, outcome: AuditOutcome): Promise<void>;
+  auditList(profile: string, q?: AuditQuery): Promise<DeskAuditRecord[]>;
+
+  heartbeat(profile: string, thread: string, s: PresenceSession): Promise<void>;
+  leave(profile: string, s: PresenceSession, thread?: string): Promise<void>;
+  /** Who else has the thread open (heartbeat within the last few seconds), one entry per operator. */
+  viewers(profile: string, thread: string, except?: PresenceSession): Promise<Viewer[]>;
+
+  /** Change events of the profile (all profiles when undefined), live. */
+  subscribe(profile: string | undefined, onEvent: (e: DeskEvent) => void, o?: SubscribeOptions): Promise<Subscription>;
+
+  close(): Promise<void>;
+}
