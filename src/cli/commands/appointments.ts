@@ -18,6 +18,7 @@ interface BookOptions {
   status?: string;
   id?: string;
   body?: string;
+  allowPast?: boolean;
 }
 
 interface CancelOptions {
@@ -89,6 +90,7 @@ export function appointmentsCommand(): Command {
     .option('--id <id>', 'appointment id (default: a new UUID)')
     .option('--patient-display <name>', 'display name of the patient')
     .option('--body <file|->', 'a complete Appointment to send as is after validation (no other option needed)')
+    .option('--allow-past', 'book a start that has passed (refused otherwise, as the TUI refuses a past slot)')
     .addHelpText(
       'after',
       [
@@ -151,6 +153,13 @@ export function appointmentsCommand(): Command {
           });
         }
         const sent = body as Appointment;
+        // The past rule of both faces (core hasBegun): checked on what would be sent, however it was given.
+        if (!opts.allowPast && api.hasBegun(sent?.start, ctx.now())) {
+          const at = api.utcParts(sent.start);
+          throw new UsageError(
+            `The appointment starts at ${at.day} ${at.time} UTC, which has passed: nothing was sent (--allow-past books it anyway).`,
+          );
+        }
         const res = await api.createAppointment(await ctx.client(), body);
         ctx.emitWrite(res.status, res.appointment, () => {
           const a = res.appointment ?? sent;

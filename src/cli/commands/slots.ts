@@ -42,18 +42,20 @@ export function slotsCommand(): Command {
         const { parseDay } = await import('../../core/dates.js');
         const from = parseDay(opts.from, 'from', ctx.now());
         const to = parseDay(opts.to, 'to', ctx.now());
-        const { searchSlots, slotQuery, slotPractitioner, utcParts } = await import('../../core/api/appointments.js');
+        const { searchSlots, slotIsPast, slotQuery, slotPractitioner, utcParts } = await import('../../core/api/appointments.js');
         const q = { serviceCategory: category, from, to, schedule: opts.schedule, status: opts.status, practitioners: opts.practitioner };
         // Version-specific options are checked against the profile before anything is sent.
         slotQuery(await ctx.profile(), q);
-        const rows = await searchSlots(await ctx.client(), q, { limit: ctx.limit });
+        const now = ctx.now();
+        // A slot that has begun is marked `past` (the JSON keeps the server's status beside it): it cannot be booked.
+        const rows = (await searchSlots(await ctx.client(), q, { limit: ctx.limit })).map((r) => ({ ...r, past: slotIsPast(r, now) }));
         const id = (ref: string | undefined) => (ref ? ref.replace(/^Schedule\//, '') : '');
-        ctx.emitList<Slot>(rows, [
+        ctx.emitList<Slot & { past: boolean }>(rows, [
           { header: 'ID', value: (r) => r.id },
           { header: 'DAY', value: (r) => utcParts(r.start).day },
           { header: 'START–END (UTC)', value: (r) => `${utcParts(r.start).time}–${utcParts(r.end).time}` },
           { header: 'PRACTITIONER', value: (r) => referenceLabel(slotPractitioner(r), { idOnly: true }), flex: true },
-          { header: 'STATUS', value: (r) => r.status },
+          { header: 'STATUS', value: (r) => (r.past ? 'past' : r.status) },
           { header: 'SCHEDULE', value: (r) => id(r.schedule?.reference) },
         ]);
       }),

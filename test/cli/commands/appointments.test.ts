@@ -327,3 +327,60 @@ describe.each([
     });
   }
 });
+
+describe('a start that has passed', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await withSandbox();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('is refused with exit 2 naming the time, from a slot, from --start and from --body; nothing is sent', async () => {
+    // Today at 12:00 UTC: the 09:00 slot of schedule 11 has begun.
+    const noon = new Date(`${day()}T12:00:00Z`);
+    const o = { env: TZ, now: () => noon };
+    const slots = await env.run(
+      ['slots', 'list', '--service-category', GP, '--from', 'today', '--to', 'today', '--schedule', '11', '--json'],
+      o,
+    );
+    const past = slots.json<Array<{ id: string; start: string; past: boolean }>>().find((s) => s.past)!;
+    const at = `${past.start.slice(0, 10)} ${past.start.slice(11, 16)} UTC`;
+    const expected = `pdesk: The appointment starts at ${at}, which has passed: nothing was sent (--allow-past books it anyway).\n`;
+    env.sandbox.received.length = 0;
+
+    const fromSlot = await env.run(['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', '--slot-json', '-'], {
+      ...o,
+      input: JSON.stringify(past),
+    });
+    expect(fromSlot.code).toBe(2);
+    expect(fromSlot.stderr).toBe(expected);
+    const byTimes = ['--start', past.start, '--end', `${day()}T12:30:00Z`, '--practitioner', '1001', '--service-category', GP];
+    const fromTimes = await env.run(['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', ...byTimes], o);
+    expect(fromTimes.code).toBe(2);
+    expect(fromTimes.stderr).toBe(expected);
+    const body = { resourceType: 'Appointment', status: 'booked', start: past.start, end: `${day()}T09:30:00Z` };
+    const fromBody = await env.run(['appointments', 'book', '--body', '-'], { ...o, input: JSON.stringify(body) });
+    expect(fromBody.code).toBe(2);
+    expect(fromBody.stderr).toBe(expected);
+    const dry = await env.run(['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', '--slot-json', '-', '--dry-run'], {
+      ...o,
+      input: JSON.stringify(past),
+    });
+    expect(dry.code).toBe(2);
+    expect(env.sandbox.received).toHaveLength(0);
+
+    // --allow-past books it.
+    const allowed = await env.run(
+      ['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', '--slot-json', '-', '--allow-past', '--json'],
+      {
+        ...o,
+        input: JSON.stringify(past),
+      },
+    );
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.json()).toMatchObject({ resourceType: 'Appointment', start: past.start });
+    expect(env.sandbox.received.map((r) => r.method)).toEqual(['POST']);
+  });
+});
