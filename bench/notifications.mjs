@@ -39,7 +39,9 @@ const TEXT = 'Hello {name}, your appointment on {date} is confirmed.';
 
 function startSandbox() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--no-profile', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--no-profile', '--json'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
