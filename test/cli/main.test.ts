@@ -61,8 +61,8 @@ const slot = (extra: Record<string, unknown> = {}) => ({
   resourceType: 'Slot',
   id: 's-1',
   status: 'free',
-  start: '2026-03-02T09:00:00Z',
-  end: '2026-03-02T09:30:00Z',
+  start: '2099-03-02T09:00:00Z',
+  end: '2099-03-02T09:30:00Z',
   ...extra,
 });
 const bookArgs = [
@@ -73,9 +73,9 @@ const bookArgs = [
   '--comment',
   'x',
   '--start',
-  '2026-03-02T09:00:00Z',
+  '2099-03-02T09:00:00Z',
   '--end',
-  '2026-03-02T09:30:00Z',
+  '2099-03-02T09:30:00Z',
   '--practitioner',
   '1001',
   '--service-category',
@@ -614,7 +614,8 @@ describe('runProgram', () => {
     expect(r.code, t.stderr()).toBe(0);
     expect(loaded).toEqual(['given']);
     expect(made).toBe(1);
-    expect(JSON.parse(t.stdout())).toEqual([slot()]);
+    // `past`: whether the slot had begun by that clock (core hasBegun).
+    expect(JSON.parse(t.stdout())).toEqual([{ ...slot(), past: false }]);
     expect(received).toHaveLength(1);
     expect(decodeURIComponent(received[0]!.url)).toContain('schedule.date=ge2026-02-27&schedule.date=le2026-03-01');
     expect(received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);

@@ -5,6 +5,7 @@ import { readBody } from '../body.js';
 import { action } from '../context.js';
 import { collect, keyValues, oneOf, systemCode } from '../options.js';
 import { referenceLabel } from '../../core/labels.js';
+import { examples } from '../help.js';
 
 interface BookOptions {
   patient?: string;
@@ -34,11 +35,29 @@ function isPatient(p: Participant): boolean {
 }
 
 export function appointmentsCommand(): Command {
-  const cmd = new Command('appointments').description('appointments (A5 search, A6 book, A7 cancel)');
+  const cmd = new Command('appointments')
+    .description('appointments: search, book, cancel (A5, A6, A7)')
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk appointments list --param patient=pat-1',
+        "pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
+        '  --slot-json slot.json',
+        "pdesk appointments cancel appt-1 --actor Patient/pat-1 --comment 'Ill'",
+      ),
+    );
 
   cmd
     .command('list')
-    .description('search appointments (A5); query parameters are passed through')
+    .description('search appointments; query parameters are passed through (A5)')
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk appointments list',
+        'pdesk appointments list --param patient=pat-1 --json',
+        'pdesk appointments list --output ndjson --query "[].{id: id, start: start}"',
+      ),
+    )
     .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect)
     .action(
       action(async (ctx, opts: { param?: string[] }) => {
@@ -78,7 +97,7 @@ export function appointmentsCommand(): Command {
 
   cmd
     .command('book')
-    .description('book an appointment (A6) from a slot (--slot-json) or from --start/--end/--practitioner/--service-category')
+    .description('book an appointment from a slot (--slot-json) or from --start/--end/--practitioner/--service-category (A6)')
     .option('--patient <id>', 'the patient: <id> or Patient/<id> (required unless --body)')
     .option('--comment <text>', 'free text of the appointment (required unless --body)')
     .option('--slot-json <file|->', 'one Slot as printed by `slots list --json` (a file, or - for standard input)')
@@ -93,17 +112,15 @@ export function appointmentsCommand(): Command {
     .option('--allow-past', 'book a start that has passed (refused otherwise, as the TUI refuses a past slot)')
     .addHelpText(
       'after',
-      [
-        '',
-        'Examples:',
-        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
-        '    --from tomorrow --to tomorrow --json --limit 1 > slot.json',
-        "  pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
-        '    --slot-json slot.json',
-        "  pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
-        '    --start 2026-03-02T09:00 --end 2026-03-02T09:30 --practitioner 1001 \\',
-        "    --service-category 'urn:pdesk:service-category|gp'",
-      ].join('\n'),
+      examples(
+        "pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '  --from tomorrow --to +7d --query "[?status==\'free\'] | [0]" > slot.json',
+        "pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
+        '  --slot-json slot.json',
+        "pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
+        "  --start 'tomorrow 09:00' --end 'tomorrow 09:30' --practitioner 1001 \\",
+        "  --service-category 'urn:pdesk:service-category|gp'",
+      ),
     )
     .action(
       action(async (ctx, opts: BookOptions) => {
@@ -178,6 +195,14 @@ export function appointmentsCommand(): Command {
   cmd
     .command('cancel')
     .description('cancel an appointment by declining it (A7)')
+    .addHelpText(
+      'after',
+      examples(
+        "pdesk appointments cancel appt-1 --actor Patient/pat-1 --comment 'Ill'",
+        'pdesk appointments cancel appt-2 --actor PractitionerRole/1001 \\',
+        "  --comment 'Practice closed' --dry-run",
+      ),
+    )
     .argument('<appointmentId>', 'id of the appointment to cancel')
     .option('--actor <reference>', 'who cancels: Patient/<id> or PractitionerRole/<id> (required unless --body)')
     .option('--comment <text>', 'free text of the cancelling party (required unless --body)')

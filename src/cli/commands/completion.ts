@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { action } from '../context.js';
+import { examples } from '../help.js';
 
 export function completionCommand(): Command {
   return new Command('completion')
@@ -13,11 +14,12 @@ export function completionCommand(): Command {
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
-      `
-Install:
-  bash  source <(pdesk completion bash)          (this shell; ~/.bashrc for every shell)
-  zsh   pdesk completion zsh > "\${fpath[1]}/_pdesk"
-  fish  pdesk completion fish > ~/.config/fish/completions/pdesk.fish`,
+      examples(
+        'source <(pdesk completion bash)    # bash: this shell (~/.bashrc: every shell)',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's ${fpath[1]}, printed as the shell reads it
+        'pdesk completion zsh > "${fpath[1]}/_pdesk"',
+        'pdesk completion fish > ~/.config/fish/completions/pdesk.fish',
+      ),
     )
     .action(
       action(async (ctx, shell: string) => {

@@ -9,6 +9,7 @@ import type { RateState } from '../../core/bulk/rate.js';
 import { readBody } from '../body.js';
 import { action, type Context } from '../context.js';
 import type { Signal } from '../io.js';
+import { examples } from '../help.js';
 
 interface SendOptions {
   email?: string;
@@ -261,10 +262,15 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
 }
 
 export function notificationsCommand(): Command {
-  const cmd = new Command('notifications').description('notifications to patients (C5)');
+  const cmd = new Command('notifications')
+    .description('notifications to patients (C5)')
+    .addHelpText(
+      'after',
+      examples("pdesk notifications send --email jane@example.org --topic 'Lab results' \\", "  --text 'Your results are in.'"),
+    );
   cmd
     .command('send')
-    .description('send a notification (C5): one with --email, or one per row of a CSV with --csv (resumable)')
+    .description('send a notification: one with --email, or one per row of a CSV with --csv, resumable (C5)')
     .option('--email <addr>', "the patient's email address (one notification)")
     .option('--topic <t>', 'topic text; with --csv a template with {column} placeholders')
     .option('--text <t>', 'message text; with --csv a template with {column} placeholders')
@@ -281,12 +287,12 @@ export function notificationsCommand(): Command {
     .addHelpText(
       'after',
       [
-        '',
-        'Examples:',
-        '  pdesk notifications send --email jane@example.org --topic "Lab results" \\',
-        '    --text "Your results are in."',
-        '  pdesk notifications send --csv patients.csv --topic "Reminder" \\',
-        '    --text "Dear {name}, see you on {date}."',
+        examples(
+          'pdesk notifications send --email jane@example.org --topic "Lab results" \\',
+          '  --text "Your results are in."',
+          'pdesk notifications send --csv patients.csv --topic "Reminder" \\',
+          '  --text "Dear {name}, see you on {date}." --rate 50',
+        ),
         '',
         'A bulk send is resumable: run the same command again after failures, Ctrl-C',
         'or a crash. Rows the portal acknowledged are skipped, failed rows are sent',

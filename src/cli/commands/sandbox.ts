@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import type { ProfileInput } from '../../profiles/schema.js';
 import { action } from '../context.js';
 import { collectList } from '../options.js';
+import { examples } from '../help.js';
 
 interface SandboxCliOptions {
   port: string;
@@ -33,6 +34,14 @@ export const SANDBOX_PROFILE_NAME = 'sandbox';
 export function sandboxCommand(): Command {
   return new Command('sandbox')
     .description('run the embedded practice system (/practice) and portal (/portal) for demos and tests')
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk sandbox --port 0',
+        'pdesk sandbox --port 0 --appointment-api 1.0.0 --approval-flow --no-profile',
+        'pdesk sandbox --break A4 --fail M3:503 --latency 200',
+      ),
+    )
     .option('--port <n>', `port to listen on (0 = any free port)`, String(DEFAULT_SANDBOX_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--appointment-api <version>', 'appointment API version: 2.0.0 or 1.0.0', '2.0.0')

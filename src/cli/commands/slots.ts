@@ -4,6 +4,7 @@ import type { Slot } from '../../core/schemas/appointment.js';
 import { action } from '../context.js';
 import { collectList, systemCode } from '../options.js';
 import { referenceLabel } from '../../core/labels.js';
+import { examples } from '../help.js';
 
 interface SlotsListOptions {
   serviceCategory: string;
@@ -15,7 +16,9 @@ interface SlotsListOptions {
 }
 
 export function slotsCommand(): Command {
-  const cmd = new Command('slots').description('slots (A4)');
+  const cmd = new Command('slots')
+    .description('slots (A4)')
+    .addHelpText('after', examples("pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\", '  --from today --to +7d'));
   cmd
     .command('list')
     .description('search the slots of a service category in a date range (A4)')
@@ -27,14 +30,14 @@ export function slotsCommand(): Command {
     .option('--practitioner <id>', 'only slots of these practitioner roles (appointment API 1.0.0; repeatable or comma list)', collectList)
     .addHelpText(
       'after',
-      [
-        '',
-        'Examples:',
-        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
-        '    --from today --to +7d',
-        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
-        '    --from 2026-03-02 --to 2026-03-06 --json',
-      ].join('\n'),
+      examples(
+        "pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '  --from today --to +7d',
+        "pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '  --from tomorrow --to +14d --schedule 11 --json',
+        "pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '  --from today --to today --query "[?status==\'free\' && !past].id"',
+      ),
     )
     .action(
       action(async (ctx, opts: SlotsListOptions) => {
