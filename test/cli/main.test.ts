@@ -114,6 +114,9 @@ describe('usage and configuration errors', () => {
   it.each([
     [['appointment-types', 'list', '--service-category', 'gp', '--bogus'], "pdesk: Unknown option '--bogus'."],
     [['appointment-types', 'list'], "pdesk: Required option '--service-category <code>' not specified."],
+    // Every missing required option in one message.
+    [['slots', 'list'], "pdesk: Required options '--service-category <system|code>', '--from <date>' and '--to <date>' not specified."],
+    [['slots', 'list', '--from', 'today'], "pdesk: Required options '--service-category <system|code>' and '--to <date>' not specified."],
     [
       ['appointment-types', 'list', '--service-category', 'gp', '--output', 'xml'],
       'pdesk: --output must be one of table, json, ndjson, not "xml".',

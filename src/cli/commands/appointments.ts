@@ -128,8 +128,16 @@ export function appointmentsCommand(): Command {
         const { UsageError } = await import('../../core/errors.js');
         let body = readBody(ctx, 'Appointment');
         if (body === undefined) {
-          if (opts.patient === undefined) throw new UsageError('--patient is required (or give a complete Appointment with --body).');
-          if (opts.comment === undefined) throw new UsageError('--comment is required (or give a complete Appointment with --body).');
+          const { requireOptions } = await import('../options.js');
+          // Every missing option at once: the patient and comment, and the slot or all four of its fields.
+          const missing = (['patient', 'comment'] as const).filter((k) => opts[k] === undefined).map(flag);
+          if (opts.slotJson === undefined) {
+            const slotMissing = SLOT_FORM.filter((k) => opts[k] === undefined);
+            if (slotMissing.length === SLOT_FORM.length)
+              missing.push('--slot-json (or --start, --end, --practitioner and --service-category)');
+            else missing.push(...slotMissing.map(flag));
+          }
+          requireOptions(missing, '(or give a complete Appointment with --body)');
           const status = opts.status === undefined ? undefined : oneOf(opts.status, ['booked', 'proposed'] as const, '--status');
           let when: Pick<
             import('../../core/api/appointments.js').BookInput,
@@ -143,11 +151,6 @@ export function appointmentsCommand(): Command {
               );
             when = api.bookingFromSlot(api.parseSlotArg(ctx.readJson(opts.slotJson, '--slot-json'), 'slot'));
           } else {
-            const missing = SLOT_FORM.find((k) => opts[k] === undefined);
-            if (missing)
-              throw new UsageError(
-                `${flag(missing)} is required: give --slot-json, or all of --start, --end, --practitioner and --service-category.`,
-              );
             const { parseInstant } = await import('../../core/dates.js');
             const now = ctx.now();
             const start = parseInstant(opts.start!, 'start', now);
@@ -162,9 +165,9 @@ export function appointmentsCommand(): Command {
           }
           body = api.buildAppointment(await ctx.profile(), {
             ...when,
-            patient: opts.patient,
+            patient: opts.patient!,
             patientDisplay: opts.patientDisplay,
-            comment: opts.comment,
+            comment: opts.comment!,
             status,
             id: opts.id,
           });
@@ -219,10 +222,12 @@ export function appointmentsCommand(): Command {
           if (typeof named === 'string' && named !== `Appointment/${id}`)
             throw new UsageError(`--body cancels ${named}, not Appointment/${id} given as <appointmentId>.`);
         } else {
-          if (opts.actor === undefined) throw new UsageError('--actor is required (Patient/<id> or PractitionerRole/<id>).');
-          if (opts.comment === undefined)
-            throw new UsageError('--comment is required (or give a complete appointment response with --body).');
-          body = api.buildCancellation(id, opts.actor, opts.comment);
+          const { requireOptions } = await import('../options.js');
+          requireOptions(
+            (['actor', 'comment'] as const).filter((k) => opts[k] === undefined).map(flag),
+            '(or give a complete appointment response with --body)',
+          );
+          body = api.buildCancellation(id, opts.actor!, opts.comment!);
         }
         const res = await api.cancelAppointment(await ctx.client(), body);
         ctx.emitWrite(res.status, res.body, () => `Appointment ${id} cancelled (HTTP ${res.status}).`);

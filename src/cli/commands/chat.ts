@@ -64,8 +64,8 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
   const api = await import('../../core/api/chat.js');
   let body = readBody(ctx, 'Communication');
   if (body === undefined) {
-    const missing = REQUIRED.find((k) => opts[k] === undefined);
-    if (missing) throw new UsageError(`${flag(missing)} is required (or give a complete Communication with --body).`);
+    const { requireOptions } = await import('../options.js');
+    requireOptions(REQUIRED.filter((k) => opts[k] === undefined).map(flag), '(or give a complete Communication with --body)');
     if (!opts.thread!.trim()) throw new UsageError('--thread must not be empty.');
     if (opts.id !== undefined && !opts.id.trim()) throw new UsageError('--id must not be empty.');
     body = api.buildChatMessage(await ctx.profile(), {

@@ -293,7 +293,23 @@ describe.each([
       const book = ['appointments', 'book', '--patient', 'pat-1', '--comment', 'c'];
       const cases: Array<[string[], RegExp]> = [
         [[...book, '--slot-json', slotFile, '--start', `${day(2)}T09:00:00Z`], /^pdesk: --start cannot be used with --slot-json/],
-        [[...book, ...times, '--practitioner', '1001'], /^pdesk: --service-category is required: give --slot-json, or all of/],
+        [
+          [...book, ...times, '--practitioner', '1001'],
+          /^pdesk: --service-category is required \(or give a complete Appointment with --body\)\.$/m,
+        ],
+        // Every missing option in one message.
+        [
+          ['appointments', 'book', '--start', `${day(2)}T09:00:00Z`],
+          /^pdesk: --patient, --comment, --end, --practitioner and --service-category are required \(or give a complete Appointment with --body\)\.$/m,
+        ],
+        [
+          ['appointments', 'book'],
+          /^pdesk: --patient, --comment and --slot-json \(or --start, --end, --practitioner and --service-category\) are required \(or give a complete Appointment with --body\)\.$/m,
+        ],
+        [
+          ['appointments', 'cancel', 'appt-1'],
+          /^pdesk: --actor and --comment are required \(or give a complete appointment response with --body\)\.$/m,
+        ],
         [[...book, '--slot-json', slotFile], /^pdesk: --slot-json is not a valid Slot at \$\[0\]\.start: expected an ISO 8601 date-time\./],
         [[...book, '--slot-json', file('two.json', [slot, slot])], /^pdesk: --slot-json must hold one Slot; the array has 2\./],
         [
