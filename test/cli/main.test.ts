@@ -191,7 +191,7 @@ describe('usage and configuration errors', () => {
     writeFileSync(file, JSON.stringify({ ...profile(), practise: {} }));
     const r = await run(['profile', 'import', file]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`pdesk: Unknown key "practise" in ${file}.\n`);
+    expect(r.stderr).toBe(`pdesk: Unknown key "practise" in ${file}: did you mean "practice"?\n`);
   });
 
   it('a bearer token variable that is not set exits 3 naming it, nothing sent', async () => {

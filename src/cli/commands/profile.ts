@@ -262,7 +262,13 @@ export function profileCommand(): Command {
           : ['No profiles yet: add one with `pdesk profile import <file>`.'];
         if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', known);
         const found = all.find((p) => p.name === wanted);
-        if (!found) throw new ConfigError(`There is no profile named "${wanted}".`, known);
+        if (!found) {
+          const { noProfileNamed } = await import('../../profiles/store.js');
+          throw noProfileNamed(
+            wanted,
+            all.map((p) => p.name),
+          );
+        }
         const shown = redactProfile(found.profile);
         const table = await profileTable(shown, found.isDefault);
         ctx.emitOne({ ...shown, default: found.isDefault }, () => table);
