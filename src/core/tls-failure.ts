@@ -3,7 +3,13 @@
  * 805C…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…`, with a newline inside). Both transports
  * report these errors with the codes node and OpenSSL give them (transport.ts words every other network error).
  */
-import type { TlsFiles } from './transport.js';
+
+/** A party's TLS files as transport.ts passes them (its TlsFiles; not imported: transport.ts imports this module). */
+interface TlsFiles {
+  ca?: string;
+  cert?: string;
+  key?: string;
+}
 
 /** Certificate chains this machine cannot verify: the issuer is not among the trusted roots. */
 const UNTRUSTED = new Set([
