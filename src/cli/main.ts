@@ -24,7 +24,7 @@ export const VERSION = '0.1.0';
 /**
  * The commander program; `deps` (the system IO by default) is what its actions run with. With the command line
  * `args`, only the command group it runs is built when that is certain (`groupOf`): a one-shot command does not
- * build the other nineteen groups' commands and options (~1.5 ms of its start-up; README, "Performance").
+ * build the other nineteen groups' commands and options (~1.5 ms of its start-up; docs/performance.md).
  */
 export function buildProgram(deps: Deps = { io: systemIO() }, args?: readonly string[]): Command {
   const program = new Command('pdesk')

@@ -5,7 +5,7 @@
  *
  * On date-fns, imported function by function (`date-fns/parseISO`, …): the bundle then carries those few modules
  * and no locale. Formatting is `lightFormat` (numeric tokens, no locale) and `formatISO` for the offset, where
- * `format` would build the English locale at load (README, "Performance": the measured cost of each choice).
+ * `format` would build the English locale at load (docs/performance.md).
  */
 import { addDays } from 'date-fns/addDays';
 import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';

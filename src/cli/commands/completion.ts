@@ -10,7 +10,7 @@ import { examples } from '../help.js';
 
 export function completionCommand(): Command {
   return new Command('completion')
-    .description('print a shell completion script: bash, zsh or fish (install lines in the README)')
+    .description('print a shell completion script: bash, zsh or fish (how to install it: the examples below)')
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',

@@ -107,13 +107,13 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
     throw new UsageError(`--rate must be a number of requests per second, such as 50 or 50/s, not "${opts.rate}".`);
   // undici's WebAssembly HTTP parser stays on V8's baseline (Liftoff) code: its optimising compile, which V8 starts
   // a second into a run, holds ~35 MB at its peak (the largest part of a bulk send's peak RSS), and the
-  // baseline code parses these small answers as fast (measured: bench/notifications.mjs, docs/performance.md, round 1).
+  // baseline code parses these small answers as fast (measured: bench/notifications.mjs, docs/performance.md).
   // Set before the first request compiles the parser; it changes nothing else.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
   // Old space grows by at most a fifth between full collections (V8 reads this at every one): a bulk send promotes
   // short-lived rows in the thousands, and the default growth let the heap reach ~60 MB before collecting them
-  // (100,000 rows peaked at ~126 MB, ~110 MB with this; about 1% more instructions; docs/performance.md, round 2).
+  // (100,000 rows peaked at ~126 MB, ~110 MB with this; about 1% more instructions; docs/performance.md).
   setFlagsFromString('--heap-growing-percent=20');
   const io = ctx.io;
   const tty = io.stderrIsTTY;
