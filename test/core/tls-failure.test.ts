@@ -4,9 +4,8 @@
  * one, one from an authority this machine does not trust, one for another host name. Never OpenSSL's own text. And
  * the same sentence from a command, in-process.
  */
-import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,44 +16,22 @@ import type { TlsFiles } from '../../src/core/transport.js';
 import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
+import { makeCertificates } from '../helpers/certs.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
 import { run, tempDir, writeProfiles } from '../helpers/run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pdesk-tls-failure-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const f = (name: string) => join(dir, name);
-const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
 
-beforeAll(() => {
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=pdesk test CA');
-  writeFileSync(f('ip.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  writeFileSync(f('other.ext'), 'subjectAltName=DNS:practice.example.org\n');
-  for (const [name, days, ext] of [
-    ['valid', '2', 'ip.ext'],
-    ['expired', '-1', 'ip.ext'],
-    ['other', '2', 'other.ext'],
-  ] as const) {
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', '/CN=127.0.0.1');
-    ssl(
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      `${name}.pem`,
-      '-days',
-      days,
-      '-extfile',
-      ext,
-    );
-  }
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=127.0.0.1');
-});
+beforeAll(() =>
+  makeCertificates(dir, { subject: '/CN=pdesk test CA', days: 2 }, [
+    { name: 'valid', subject: '/CN=127.0.0.1', days: 2, altName: 'IP:127.0.0.1' },
+    { name: 'expired', subject: '/CN=127.0.0.1', days: -1, altName: 'IP:127.0.0.1' },
+    { name: 'other', subject: '/CN=127.0.0.1', days: 2, altName: 'DNS:practice.example.org' },
+    { name: 'self', subject: '/CN=127.0.0.1', days: 2, selfSigned: true },
+  ]),
+);
 
 /** An HTTPS server with the named certificate; its origin. */
 async function httpsServer(cert: string): Promise<string> {
