@@ -4,7 +4,6 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DryRunStop, MAX_EMPTY_PAGES, PdeskClient, type RequestDescription, readPages } from '../../src/core/client.js';
 import { ContractError, ExitCode, HttpError } from '../../src/core/errors.js';
@@ -13,7 +12,7 @@ import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
 import { validateProfile } from '../../src/profiles/store.js';
 import { makeCertificates } from '../helpers/certs.js';
-import { closeAfterEach, stubServer } from '../helpers/http.js';
+import { closeAfterEach, listening, stubServer } from '../helpers/http.js';
 
 function client(baseUrl: string, practice: Record<string, unknown> = {}) {
   const profile = validateProfile(
@@ -157,15 +156,7 @@ describe('TLS files (private CA, client certificate)', () => {
         });
       },
     );
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    closeAfterEach({
-      close: () =>
-        new Promise<void>((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-    });
-    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = await listening(server, 'https');
     const tls = { caFile: f('ca.pem'), certFile: f('client.pem'), keyFile: f('client.key') };
     process.env.PDESK_TEST_TLS_SECRET = 'client-secret-tls';
     const plain = client(url, { tls });

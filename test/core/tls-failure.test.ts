@@ -7,7 +7,6 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +16,7 @@ import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { makeCertificates } from '../helpers/certs.js';
-import { closeAfterEach, stubServer } from '../helpers/http.js';
+import { closeAfterEach, listening, stubServer } from '../helpers/http.js';
 import { run, tempDir, writeProfiles } from '../helpers/run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pdesk-tls-failure-'));
@@ -39,15 +38,7 @@ async function httpsServer(cert: string): Promise<string> {
     res.writeHead(200, { 'content-type': 'application/fhir+json' });
     res.end('{}');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closeAfterEach({
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  });
-  return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return listening(server, 'https');
 }
 
 describe.each([

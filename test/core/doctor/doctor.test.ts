@@ -7,7 +7,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -16,7 +15,7 @@ import type { ProfileInput } from '../../../src/profiles/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 import { makeCertificates } from '../../helpers/certs.js';
-import { closeAfterEach, stubServer } from '../../helpers/http.js';
+import { listening, stubServer } from '../../helpers/http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pdesk-doctor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,15 +108,7 @@ describe('TLS certificates and the clock (HTTPS stubs, openssl-made certificates
         res.end('{"resourceType":"Bundle","type":"searchset","entry":[]}');
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    closeAfterEach({
-      close: () =>
-        new Promise<void>((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-    });
-    return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return listening(server, 'https');
   }
   const profile = (url: string): ProfileInput => ({
     ...sandboxProfile(url),
