@@ -1,7 +1,9 @@
-// `npm run bench`: every benchmark in turn (each prints a final JSON line), then a summary of every budget.
-// Exits non-zero when a benchmark fails or a budget is missed. Never run by `npm test`.
+// `npm run bench`: every benchmark in turn (each prints a final JSON line), then a summary of every budget, written
+// to bench/results.json (the latest figures; the README's table shows them, history lives in git). Exits non-zero
+// when a benchmark fails or a budget is missed. Never run by `npm test`.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const benches = ['startup.mjs', 'notifications.mjs', 'tui.mjs', 'check.mjs'];
@@ -31,7 +33,7 @@ for (const b of benches) {
 function budgetsOf(result) {
   return Object.values(result.budget ?? {})
     .filter((b) => typeof b?.ok === 'boolean')
-    .map((b) => ({ ok: b.ok, text: `${result.name}: ${b.text}` }));
+    .map((b) => ({ bench: result.name, ...b, text: `${result.name}: ${b.text}` }));
 }
 
 console.log('\n== summary');
@@ -40,4 +42,12 @@ console.log('\n== budgets');
 const budgets = results.flatMap(budgetsOf);
 for (const b of budgets) console.log(`${b.ok ? 'ok   ' : 'UNDER'}  ${b.text}`);
 if (budgets.some((b) => !b.ok)) failed = true;
+
+// The figures of a whole run only (a run of one bench, or with --runs, is not the project's figure).
+if (process.argv.length === 2 && results.length === benches.length) {
+  const file = fileURLToPath(new URL('results.json', import.meta.url));
+  const machine = { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length };
+  writeFileSync(file, `${JSON.stringify({ ranAt: new Date().toISOString(), machine, budgets, results }, null, 2)}\n`);
+  console.log(`\nfigures written to ${file}`);
+}
 process.exit(failed ? 1 : 0);

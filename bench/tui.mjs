@@ -180,7 +180,7 @@ const PROFILES = 5;
 /** Start `pdesk sandbox` on a free port with answers delayed; resolve with its process and ready profile. */
 function startSandbox() {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--latency', String(SANDBOX_LATENCY_MS)], {
+    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--no-profile', '--latency', String(SANDBOX_LATENCY_MS)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,5 +1,5 @@
-// esbuild plugins that patch dependencies where they load more than pdesk needs at start-up (measured: README,
-// "Performance"). Each checks that the code it replaces is there and fails the build when a dependency changed.
+// esbuild plugins that patch dependencies where they load more than pdesk needs at start-up (measured:
+// docs/performance.md). Each checks that the code it replaces is there and fails the build when a dependency changed.
 import { readFileSync } from 'node:fs';
 
 /**

@@ -12,9 +12,11 @@
 // where a bundle of everything cost a 100,000-row bulk send ~15 MB more at its peak.
 // - dist/boot.cjs: what bin/pdesk.js requires: picks the build and loads it.
 // - dist/fixed.json: the output of `pdesk --help` and `pdesk --version`, which boot prints without the CLI.
+// - dist/THIRD-PARTY-NOTICES.txt: the licence of every package the bundles carry. The bundles are self-contained
+//   (the installed package has no runtime dependencies: README, "Dependencies"), so the notices travel with them.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { inkText, inkWithoutTopLevelAwait, lazyChildProcess, yogaSynchronous } from './build-patches.mjs';
 
@@ -125,6 +127,7 @@ function asciiOnly(code) {
  */
 async function bundle(entry, file, plugins, external = []) {
   const r = await build({ ...common, entryPoints: [entry], write: false, outfile: file, plugins, external, metafile: true });
+  bundled(r.metafile);
   const code = asciiOnly(onceEsmWrapper(r.outputFiles[0].text));
   const dynamic = Object.values(r.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import' && i.external));
   if (dynamic.length) throw new Error(`${file} must not import() ${dynamic.map((i) => i.path).join(', ')}: vm.Script has no module loader`);
@@ -132,6 +135,40 @@ async function bundle(entry, file, plugins, external = []) {
   // The hash is of the text as compiled: a cache made for another shape of the same code is never taken.
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
   writeFileSync(file, `// pdesk ${version} ${hash}\n${text}`);
+}
+
+/** The package folders (node_modules/…) whose files the builds carry, gathered from each build's metafile. */
+const packages = new Set();
+function bundled(metafile) {
+  for (const input of Object.keys(metafile.inputs)) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m) packages.add(m[1]);
+  }
+}
+
+/** Each bundled package's name, version, licence and licence text (with its NOTICE, if it has one). */
+function thirdPartyNotices() {
+  const parts = [...packages]
+    .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) }))
+    .sort((a, b) => a.pkg.name.localeCompare(b.pkg.name) || a.pkg.version.localeCompare(b.pkg.version))
+    .map(({ dir, pkg }) => {
+      const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+      const texts = readdirSync(dir)
+        .filter((f) => /^(licen[cs]e|copying|notice)/i.test(f))
+        .sort()
+        .map((f) => readFileSync(`${dir}/${f}`, 'utf8').trim());
+      return [
+        `${pkg.name} ${pkg.version} (${pkg.license ?? 'no licence named'})${repo ? `\nsource: ${repo.replace(/^git\+/, '')}` : ''}`,
+        texts.length ? texts.join('\n\n') : `The package ships no licence file; its package.json names the licence ${pkg.license}.`,
+      ].join('\n\n');
+    });
+  const rule = `\n\n${'-'.repeat(78)}\n\n`;
+  const intro = [
+    `pdesk ${version}: the bundles in this folder include the packages below. scripts/build-patches.mjs changes`,
+    'when some of them start (commander, ink, yoga-layout and the text libraries ink uses: string-width,',
+    'wrap-ansi, slice-ansi, @alcalzone/ansi-tokenize), not what they do.',
+  ].join('\n');
+  return `${intro}${rule}${parts.join(rule)}\n`;
 }
 
 // Build into a fresh folder and swap it in, so a pdesk process running meanwhile never sees a half-written dist/.
@@ -147,8 +184,9 @@ await bundle(
   // Ink imports the React devtools only with DEV=true, which this build does not support (build-patches.mjs).
   ['react-devtools-core'],
 );
-await build({
+const split = await build({
   ...common,
+  metafile: true,
   entryPoints: { main: 'src/cli/main.ts' },
   format: 'esm',
   splitting: true,
@@ -158,6 +196,8 @@ await build({
   plugins: [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, inkText],
   banner: { js: "import{createRequire as __pdeskCreateRequire}from'module';const require=__pdeskCreateRequire(import.meta.url);" },
 });
+bundled(split.metafile);
+writeFileSync(`${tmp}/THIRD-PARTY-NOTICES.txt`, thirdPartyNotices());
 
 // `pdesk --help` and `pdesk --version` printed by the build itself, for boot to print without loading the CLI
 // (src/cli/boot.ts, fixedOutput): the root help of a plain, non-terminal stdout, as commander prints it.

@@ -339,9 +339,17 @@ export type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<
 export function action<A extends unknown[]>(fn: Action<A>) {
   return async (...raw: unknown[]) => {
     const cmd = raw[raw.length - 1] as Command;
-    for (const o of cmd.options)
-      if (required.has(o) && cmd.getOptionValue(o.attributeName()) === undefined)
-        throw new CommanderError(1, 'commander.missingMandatoryOptionValue', `error: required option '${o.flags}' not specified`);
+    // Every missing one in one message, not one per run.
+    const missing = cmd.options.filter((o) => required.has(o) && cmd.getOptionValue(o.attributeName()) === undefined);
+    if (missing.length) {
+      const { listOf } = await import('./options.js');
+      const flags = listOf(missing.map((o) => `'${o.flags}'`));
+      throw new CommanderError(
+        1,
+        'commander.missingMandatoryOptionValue',
+        `error: required option${missing.length > 1 ? 's' : ''} ${flags} not specified`,
+      );
+    }
     let root: Command = cmd;
     while (root.parent) root = root.parent;
     const ctx = new Context(cmd, depsOf.get(root));

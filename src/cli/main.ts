@@ -15,6 +15,7 @@ import { sanitize } from '../core/sanitize.js';
 import { forgetCommandSecrets } from '../profiles/secrets.js';
 import { commands } from './commands/index.js';
 import { type Context, type Deps, contextOfRun, deferRequiredOptions, setDeps } from './context.js';
+import { START_HERE, formatHelp, helpFirst } from './help.js';
 import { type IO, systemIO } from './io.js';
 import { collect, flagOf } from './options.js';
 
@@ -23,7 +24,7 @@ export const VERSION = '0.1.0';
 /**
  * The commander program; `deps` (the system IO by default) is what its actions run with. With the command line
  * `args`, only the command group it runs is built when that is certain (`groupOf`): a one-shot command does not
- * build the other nineteen groups' commands and options (~1.5 ms of its start-up; README, "Performance").
+ * build the other nineteen groups' commands and options (~1.5 ms of its start-up; docs/performance.md).
  */
 export function buildProgram(deps: Deps = { io: systemIO() }, args?: readonly string[]): Command {
   const program = new Command('pdesk')
@@ -40,8 +41,10 @@ export function buildProgram(deps: Deps = { io: systemIO() }, args?: readonly st
     .option('--read-only', 'send GET requests only: anything else exits 3 before it is sent (as profile readOnly)')
     .option('--yes', 'confirm writes on a production profile without a terminal prompt')
     .option('--trace <file>', 'append every request and answer of this run to an NDJSON file, secrets redacted (or PDESK_TRACE)')
-    // Each command's --help lists the global options too: they may stand anywhere on the line (cli.md).
-    .configureHelp({ showGlobalOptions: true })
+    // Each command's --help lists the global options too: they may stand anywhere on the line (cli.md); a command
+    // group lists its commands first (help.ts).
+    .configureHelp({ showGlobalOptions: true, formatHelp })
+    .addHelpText('after', START_HERE)
     .showHelpAfterError(false)
     .exitOverride()
     // Errors are printed by reportError as one sentence; help asked for by a missing subcommand goes to stderr.
@@ -136,8 +139,8 @@ export interface ProgramResult {
  * the secrets and tokens it registered forgotten when it ends, so runs in one process do not share them.
  */
 export async function runProgram(argv: readonly string[], deps: Deps): Promise<ProgramResult> {
-  // `pdesk` with no command opens the TUI.
-  const args = argv.length === 0 ? ['tui'] : [...argv];
+  // `pdesk` with no command opens the TUI; `pdesk --help <command>` is that command's help.
+  const args = argv.length === 0 ? ['tui'] : [...helpFirst(argv)];
   // The shells' completion callback (`pdesk completion`): its words are what the user typed, never options of
   // pdesk, so commander does not parse them; it never fails and never sends anything.
   if (args[0] === '__complete') {

@@ -5,6 +5,7 @@
  * refuses it (exit 3).
  */
 import { ConfigError, UsageError } from '../core/errors.js';
+import { noProfileNamed } from '../profiles/store.js';
 import type { Context } from './context.js';
 
 export interface ProfileChoice {
@@ -35,7 +36,11 @@ export async function profileEntries(ctx: Context, o: ProfileChoice): Promise<{ 
   if (!wanted.length) throw new ConfigError('No profile is selected and there is no default profile.', known());
   const entries = wanted.map((name) => {
     const p = stored.find((s) => s.name === name);
-    if (!p) throw new ConfigError(`There is no profile named "${name}".`, known());
+    if (!p)
+      throw noProfileNamed(
+        name,
+        stored.map((s) => s.name),
+      );
     return { name, raw: p.profile };
   });
   return { several: !!names, entries };

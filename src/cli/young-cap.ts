@@ -5,7 +5,7 @@
  * `bytes`: growth is a flag V8 reads at each growth (`--semi-space-growth-factor`), while the maximum size is fixed
  * when the process starts. Polled every 50 ms, far less often than V8 can grow it twice.
  *
- * Measured (bench/notifications.mjs, docs/performance.md, round 3): 2 × 8 MB holds a 100,000-row send under 100 MB for
+ * Measured (bench/notifications.mjs, docs/performance.md): 2 × 8 MB holds a 100,000-row send under 100 MB for
  * the same CPU per row; 2 × 4 MB saves 8 MB more but costs ~15% more CPU per row in scavenges.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';

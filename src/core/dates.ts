@@ -1,10 +1,11 @@
 /**
  * Dates and times as decisions.md §2 and §12 want them. Command-line dates are the operator's local calendar
- * dates and accept `YYYY-MM-DD`, full ISO 8601, `today`, `tomorrow`, `yesterday` and `+Nd`/`-Nd`/`+Nw`.
+ * dates and accept `YYYY-MM-DD`, full ISO 8601, `today`, `tomorrow`, `yesterday` and `+Nd`/`-Nd`/`+Nw`, each of the
+ * relative forms optionally with a local time (`tomorrow 09:30`), so examples and scripts need no calendar date.
  *
  * On date-fns, imported function by function (`date-fns/parseISO`, …): the bundle then carries those few modules
  * and no locale. Formatting is `lightFormat` (numeric tokens, no locale) and `formatISO` for the offset, where
- * `format` would build the English locale at load (README, "Performance": the measured cost of each choice).
+ * `format` would build the English locale at load (docs/performance.md).
  */
 import { addDays } from 'date-fns/addDays';
 import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
@@ -15,19 +16,30 @@ import { parseISO } from 'date-fns/parseISO';
 import { FieldError } from './errors.js';
 
 const RELATIVE = /^([+-])(\d{1,4})([dw])$/;
+/** A relative day and a local time after it: `tomorrow 09:30`, `+2d 14:00`. */
+const RELATIVE_TIME = /^(\S+)[ t]([01]?\d|2[0-3]):([0-5]\d)$/;
 
-/**
- * A point in time from an operator's value (relative forms are local midnight of that day); `field` names the value
- * in the error (a FieldError: `--from` on the command line, `From` in the TUI).
- */
-export function parseWhen(input: string, field: string, now = new Date()): Date {
-  const v = input.trim().toLowerCase();
+/** Local midnight of a relative day (`today`, `tomorrow`, `yesterday`, `+Nd`, `-Nd`, `+Nw`), or undefined. */
+function relativeDay(v: string, now: Date): Date | undefined {
   const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   if (v === 'today') return midnight;
   if (v === 'tomorrow') return addDays(midnight, 1);
   if (v === 'yesterday') return addDays(midnight, -1);
   const rel = RELATIVE.exec(v);
-  if (rel) return addDays(midnight, (rel[1] === '-' ? -1 : 1) * Number(rel[2]) * (rel[3] === 'w' ? 7 : 1));
+  return rel ? addDays(midnight, (rel[1] === '-' ? -1 : 1) * Number(rel[2]) * (rel[3] === 'w' ? 7 : 1)) : undefined;
+}
+
+/**
+ * A point in time from an operator's value (relative forms are local midnight of that day, or the local time given
+ * after them); `field` names the value in the error (a FieldError: `--from` on the command line, `From` in the TUI).
+ */
+export function parseWhen(input: string, field: string, now = new Date()): Date {
+  const v = input.trim().toLowerCase();
+  const day = relativeDay(v, now);
+  if (day) return day;
+  const at = RELATIVE_TIME.exec(v);
+  const timed = at && relativeDay(at[1]!, now);
+  if (timed) return new Date(timed.getFullYear(), timed.getMonth(), timed.getDate(), Number(at[2]), Number(at[3]));
   if (/^\d{4}-\d{2}-\d{2}([t ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}:?\d{2})?)?$/.test(v)) {
     const d = parseISO(input.trim());
     if (isValid(d)) return d;

@@ -2,7 +2,7 @@
  * The transport for one-shot commands: node:http / node:https with a keep-alive agent (a list that follows
  * `next` links reuses its connection). A one-shot command sends a handful of requests; loading and compiling
  * undici and its WebAssembly parser would cost it more than three times node's own start-up, node:http next
- * to nothing (README, "Performance"). Same contract as the undici pool (transport.ts): connect and request
+ * to nothing (docs/performance.md). Same contract as the undici pool (transport.ts): connect and request
  * deadlines, size bound, retries, error codes and messages, TLS files, the caller's abort signal.
  */
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';

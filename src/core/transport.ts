@@ -12,6 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { NetworkError, statusLine } from './errors.js';
 import { redact } from './redact.js';
+import { tlsFailure } from './tls-failure.js';
 
 export interface TlsFiles {
   ca?: string;
@@ -288,6 +289,9 @@ export abstract class RetryingTransport implements Transport {
           await this.opts.sleep(wait);
           continue;
         }
+        // A failed TLS handshake in one plain sentence, never OpenSSL's text (tls-failure.ts).
+        const tlsProblem = await tlsFailure(e, code, url, req.tls, this.opts.connectMs);
+        if (tlsProblem) throw new NetworkError(tlsProblem, [`${req.method} ${redact(req.url)}`], code, e);
         const why = describeNetwork(code, e);
         const details = [`${req.method} ${redact(req.url)}`];
         if (!idempotent && code && CONNECTION_CODES.has(code) && code !== 'ECONNREFUSED')

@@ -18,6 +18,8 @@ import type Conf from 'conf';
 import envPaths from 'env-paths';
 import { ConfigError } from '../core/errors.js';
 import { jsonPath } from '../core/schemas/common.js';
+import type * as z from '../core/schemas/zod.js';
+import { didYouMean } from '../core/suggest.js';
 import { PROFILE_SCHEMA_VERSION, Profile, type ProfileInput } from './schema.js';
 
 interface StoreShape {
@@ -45,6 +47,44 @@ function kindOf(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
+/** A zod schema's definition, as far as keysAt reads it (zod/mini's `_zod.def`). */
+interface Def {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+  options?: z.core.$ZodType[];
+  discriminator?: string;
+  valueType?: z.core.$ZodType;
+  values?: unknown[];
+}
+const defOf = (s: z.core.$ZodType | undefined) => (s as unknown as { _zod: { def: Def } } | undefined)?._zod.def;
+
+/**
+ * The keys the profile schema allows in the object at `path` of `input` (for "did you mean" on an unknown key):
+ * through optional, default and pipe wrappers, a record's values and, in a union (`auth`), the option whose
+ * discriminator the input names (else every option's keys).
+ */
+function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[], input: unknown): string[] {
+  let def = defOf(schema);
+  let value = input;
+  for (let i = 0; ; ) {
+    while (def && (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'pipe'))
+      def = defOf(def.type === 'pipe' ? def.in : def.innerType);
+    if (def?.type === 'union') {
+      const at = def.discriminator && isObject(value) ? value[def.discriminator] : undefined;
+      const options = def.options ?? [];
+      const chosen = options.filter((o) => defOf(defOf(o)?.shape?.[def!.discriminator ?? ''])?.values?.includes(at));
+      return [...new Set((chosen.length ? chosen : options).flatMap((o) => Object.keys(defOf(o)?.shape ?? {})))];
+    }
+    if (i === path.length) return Object.keys(def?.shape ?? {});
+    const key = path[i++]!;
+    value = isObject(value) ? value[String(key)] : undefined;
+    def = defOf(def?.type === 'record' ? def.valueType : def?.shape?.[String(key)]);
+    if (!def) return [];
+  }
+}
+
 /** Validate a profile object; an unknown key or bad value is a ConfigError naming the key or path. */
 export function validateProfile(input: unknown, source: string): Profile {
   const r = Profile.safeParse(input);
@@ -54,12 +94,24 @@ export function validateProfile(input: unknown, source: string): Profile {
   if (issue.code === 'unrecognized_keys') {
     const keys = (issue as { keys: string[] }).keys;
     const at = issue.path.length ? ` in ${jsonPath(issue.path).slice(2)}` : '';
-    throw new ConfigError(`Unknown key ${keys.map((k) => `"${k}"`).join(', ')}${at} in ${source}.`);
+    // A single mistyped key gets the key it most likely meant.
+    const hint = keys.length === 1 ? didYouMean(keys[0]!, keysAt(Profile, issue.path, input)) : '';
+    throw new ConfigError(`Unknown key ${keys.map((k) => `"${k}"`).join(', ')}${at} in ${source}${hint || '.'}`);
   }
   const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
   throw new ConfigError(
     `Invalid profile in ${source} at ${jsonPath(issue.path)}: ${missing ? 'required field is missing' : issue.message}.`,
   );
+}
+
+/** The lines that name the known profiles (or say there are none yet), for an error's details. */
+export function knownProfilesHint(names: readonly string[]): string[] {
+  return names.length ? [`Known profiles: ${names.join(', ')}.`] : ['No profiles yet: add one with `pdesk profile import <file>`.'];
+}
+
+/** `There is no profile named "sandbx": did you mean "sandbox"?`, the known profiles below it. */
+export function noProfileNamed(name: string, known: readonly string[]): ConfigError {
+  return new ConfigError(`There is no profile named "${name}"${didYouMean(name, known) || '.'}`, knownProfilesHint(known));
 }
 
 export interface StoredProfile {
@@ -157,7 +209,7 @@ export class ProfileStore {
   async remove(name: string): Promise<void> {
     const s = await this.writer();
     const profiles = { ...s.get('profiles') };
-    if (!(name in profiles)) throw new ConfigError(`There is no profile named "${name}".`, this.knownHint());
+    if (!(name in profiles)) throw noProfileNamed(name, Object.keys(profiles));
     delete profiles[name];
     s.set('profiles', profiles);
     if (s.get('defaultProfile') === name) s.delete('defaultProfile');
@@ -165,13 +217,12 @@ export class ProfileStore {
 
   async setDefault(name: string): Promise<void> {
     const s = await this.writer();
-    if (!(name in s.get('profiles'))) throw new ConfigError(`There is no profile named "${name}".`, this.knownHint());
+    if (!(name in s.get('profiles'))) throw noProfileNamed(name, Object.keys(s.get('profiles')));
     s.set('defaultProfile', name);
   }
 
   knownHint(): string[] {
-    const names = Object.keys(this.read().profiles);
-    return names.length ? [`Known profiles: ${names.join(', ')}.`] : ['No profiles yet: add one with `pdesk profile import <file>`.'];
+    return knownProfilesHint(Object.keys(this.read().profiles));
   }
 
   /** The profile to use: the name given, else `envProfile` (PDESK_PROFILE), else the default. */
@@ -180,7 +231,7 @@ export class ProfileStore {
     const wanted = name ?? envProfile ?? store.defaultProfile;
     if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', this.knownHint());
     const raw = store.profiles[wanted];
-    if (!raw) throw new ConfigError(`There is no profile named "${wanted}".`, this.knownHint());
+    if (!raw) throw noProfileNamed(wanted, Object.keys(store.profiles));
     return validateProfile(raw, `profile "${wanted}"`);
   }
 }

@@ -61,8 +61,8 @@ const slot = (extra: Record<string, unknown> = {}) => ({
   resourceType: 'Slot',
   id: 's-1',
   status: 'free',
-  start: '2026-03-02T09:00:00Z',
-  end: '2026-03-02T09:30:00Z',
+  start: '2099-03-02T09:00:00Z',
+  end: '2099-03-02T09:30:00Z',
   ...extra,
 });
 const bookArgs = [
@@ -73,9 +73,9 @@ const bookArgs = [
   '--comment',
   'x',
   '--start',
-  '2026-03-02T09:00:00Z',
+  '2099-03-02T09:00:00Z',
   '--end',
-  '2026-03-02T09:30:00Z',
+  '2099-03-02T09:30:00Z',
   '--practitioner',
   '1001',
   '--service-category',
@@ -114,6 +114,9 @@ describe('usage and configuration errors', () => {
   it.each([
     [['appointment-types', 'list', '--service-category', 'gp', '--bogus'], "pdesk: Unknown option '--bogus'."],
     [['appointment-types', 'list'], "pdesk: Required option '--service-category <code>' not specified."],
+    // Every missing required option in one message.
+    [['slots', 'list'], "pdesk: Required options '--service-category <system|code>', '--from <date>' and '--to <date>' not specified."],
+    [['slots', 'list', '--from', 'today'], "pdesk: Required options '--service-category <system|code>' and '--to <date>' not specified."],
     [
       ['appointment-types', 'list', '--service-category', 'gp', '--output', 'xml'],
       'pdesk: --output must be one of table, json, ndjson, not "xml".',
@@ -188,7 +191,7 @@ describe('usage and configuration errors', () => {
     writeFileSync(file, JSON.stringify({ ...profile(), practise: {} }));
     const r = await run(['profile', 'import', file]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(`pdesk: Unknown key "practise" in ${file}.\n`);
+    expect(r.stderr).toBe(`pdesk: Unknown key "practise" in ${file}: did you mean "practice"?\n`);
   });
 
   it('a bearer token variable that is not set exits 3 naming it, nothing sent', async () => {
@@ -614,7 +617,8 @@ describe('runProgram', () => {
     expect(r.code, t.stderr()).toBe(0);
     expect(loaded).toEqual(['given']);
     expect(made).toBe(1);
-    expect(JSON.parse(t.stdout())).toEqual([slot()]);
+    // `past`: whether the slot had begun by that clock (core hasBegun).
+    expect(JSON.parse(t.stdout())).toEqual([{ ...slot(), past: false }]);
     expect(received).toHaveLength(1);
     expect(decodeURIComponent(received[0]!.url)).toContain('schedule.date=ge2026-02-27&schedule.date=le2026-03-01');
     expect(received[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);

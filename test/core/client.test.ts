@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DryRunStop, MAX_EMPTY_PAGES, PdeskClient, type RequestDescription, readPages } from '../../src/core/client.js';
 import { ContractError, ExitCode, HttpError } from '../../src/core/errors.js';
@@ -13,7 +11,8 @@ import { setDefaultTransport } from '../../src/core/transport-default.js';
 import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
 import { validateProfile } from '../../src/profiles/store.js';
-import { closeAfterEach, stubServer } from '../helpers/http.js';
+import { makeCertificates } from '../helpers/certs.js';
+import { closeAfterEach, listening, stubServer } from '../helpers/http.js';
 
 function client(baseUrl: string, practice: Record<string, unknown> = {}) {
   const profile = validateProfile(
@@ -119,38 +118,16 @@ describe('TLS files (private CA, client certificate)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pdesk-tls-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const f = (name: string) => join(dir, name);
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
 
   let made = false;
   /** A private CA, a server certificate for 127.0.0.1 and a client certificate ("desk"), made once. */
   function certificates() {
     if (made) return;
     made = true;
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=pdesk test CA');
-    writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1\n');
-    for (const [name, cn] of [
-      ['server', '127.0.0.1'],
-      ['client', 'desk'],
-    ] as const) {
-      ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`);
-      ssl(
-        'x509',
-        '-req',
-        '-in',
-        `${name}.csr`,
-        '-CA',
-        'ca.pem',
-        '-CAkey',
-        'ca.key',
-        '-CAcreateserial',
-        '-out',
-        `${name}.pem`,
-        '-days',
-        '1',
-        '-extfile',
-        'ext',
-      );
-    }
+    makeCertificates(dir, { subject: '/CN=pdesk test CA', days: 1 }, [
+      { name: 'server', subject: '/CN=127.0.0.1', days: 1, altName: 'IP:127.0.0.1' },
+      { name: 'client', subject: '/CN=desk', days: 1, altName: 'IP:127.0.0.1' },
+    ]);
   }
 
   // Both transports: the undici pool (long-running work) and node:https (one-shot commands), token URL included.
@@ -179,15 +156,7 @@ describe('TLS files (private CA, client certificate)', () => {
         });
       },
     );
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    closeAfterEach({
-      close: () =>
-        new Promise<void>((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-    });
-    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = await listening(server, 'https');
     const tls = { caFile: f('ca.pem'), certFile: f('client.pem'), keyFile: f('client.key') };
     process.env.PDESK_TEST_TLS_SECRET = 'client-secret-tls';
     const plain = client(url, { tls });

@@ -46,6 +46,19 @@ describe('parseDay (local calendar dates)', () => {
     expect([d.getHours(), d.getMinutes(), d.getSeconds()]).toEqual([0, 0, 0]);
   });
 
+  it('a relative form with a local time is that time of that day (help examples use no calendar dates)', () => {
+    for (const [input, expected] of [
+      ['tomorrow 09:30', new Date(2026, 1, 28, 9, 30)],
+      ['TODAY 7:05', new Date(2026, 1, 27, 7, 5)],
+      ['+2d 14:00', new Date(2026, 2, 1, 14, 0)],
+      ['-1w 23:59', new Date(2026, 1, 20, 23, 59)],
+      ['tomorrowT08:00', new Date(2026, 1, 28, 8, 0)],
+    ] as const)
+      expect(parseWhen(input, '--start', now), input).toEqual(expected);
+    for (const bad of ['tomorrow 24:00', 'tomorrow 9', 'soon 09:00', 'tomorrow 09:60', '2026-03-01 9:00'])
+      expect(() => parseWhen(bad, '--start', now), bad).toThrow(/--start must be a date/);
+  });
+
   it.each(['', 'soon', '2026-02-30', '2026-13-01', '26-03-01', '+d', '+5y', '2026-03-01T25:00', '1d', 'today!'])(
     'bad input %j is a usage error naming the option and the value',
     (input) => {

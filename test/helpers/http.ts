@@ -3,7 +3,7 @@
  * It records every request and answers with `handler` (`n` is the 1-based request count); servers made here
  * are closed after each test of the file that imports this helper.
  */
-import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 
@@ -25,6 +25,19 @@ afterEach(async () => {
 export function closeAfterEach<T extends { close(): Promise<void> }>(x: T): T {
   open.push(x);
   return x;
+}
+
+/** Listen on port 0 of 127.0.0.1, close (dropping kept-alive connections) after the current test; the origin. */
+export async function listening(server: Server, scheme: 'http' | 'https' = 'http'): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closeAfterEach({
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  });
+  return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 export async function stubServer(handler: StubHandler): Promise<{ url: string; received: StubRequest[]; close(): Promise<void> }> {

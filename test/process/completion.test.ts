@@ -104,7 +104,7 @@ describe.skipIf(!installed('fish'))(`fish${installed('fish') ? '' : ' (skipped: 
       shell('fish', ['--no-config', '-c', `source ${file}; complete -C '${line}'`])
         .split('\n')
         .filter(Boolean);
-    expect(out('pdesk chat sh')).toEqual(["show\tlocal store: a thread's messages"]);
+    expect(out('pdesk chat sh')).toEqual(["show\ta thread's messages from the local store (no request)"]);
     expect(out('pdesk --output=nd')).toEqual(['--output=ndjson']);
     expect(out('pdesk chat close ')).toEqual(['enc-41\topen, 1 message, 0 unread', 'enc-42\topen, 1 message, 0 unread']);
   });

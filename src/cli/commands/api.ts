@@ -7,12 +7,21 @@ import { Command } from 'commander';
 import { action } from '../context.js';
 import { collect } from '../options.js';
 import { safeJson } from '../output.js';
+import { examples } from '../help.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 export function apiCommand(): Command {
   const cmd = new Command('api')
     .description("send a raw request with the profile's auth and headers, print the JSON answer")
+    .addHelpText(
+      'after',
+      examples(
+        "pdesk api GET '/Slot?status=free'",
+        'pdesk api GET /PractitionerRole --param speciality=0100',
+        'pdesk api POST /Communication --party portal --body message.json --dry-run',
+      ),
+    )
     .argument('<METHOD>', `HTTP method: ${API_METHODS.join(', ')}`)
     .argument('<path>', "path under the party's base URL, e.g. /Slot?status=free (or a full URL on that server)")
     .option('--party <party>', 'practice or portal: whose base URL, auth and headers to use', 'practice')

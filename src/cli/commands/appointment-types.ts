@@ -2,12 +2,19 @@
 import { Command } from 'commander';
 import type { TypeRow } from '../../core/api/appointments.js';
 import { action } from '../context.js';
+import { examples } from '../help.js';
 
 export function appointmentTypesCommand(): Command {
-  const cmd = new Command('appointment-types').description('bookable appointment types (A1)');
+  const cmd = new Command('appointment-types')
+    .description('bookable appointment types (A1)')
+    .addHelpText('after', examples('pdesk appointment-types list --service-category gp'));
   cmd
     .command('list')
     .description('list the bookable appointment types of a service category (A1)')
+    .addHelpText(
+      'after',
+      examples('pdesk appointment-types list --service-category gp', 'pdesk appointment-types list --service-category physio --json'),
+    )
     .requiredOption('--service-category <code>', 'the service category the appointment types relate to')
     .action(
       action(async (ctx, opts: { serviceCategory: string }) => {

@@ -5,6 +5,7 @@ import { readBody } from '../body.js';
 import { action } from '../context.js';
 import { collect, keyValues, oneOf, systemCode } from '../options.js';
 import { referenceLabel } from '../../core/labels.js';
+import { examples } from '../help.js';
 
 interface BookOptions {
   patient?: string;
@@ -18,6 +19,7 @@ interface BookOptions {
   status?: string;
   id?: string;
   body?: string;
+  allowPast?: boolean;
 }
 
 interface CancelOptions {
@@ -33,11 +35,29 @@ function isPatient(p: Participant): boolean {
 }
 
 export function appointmentsCommand(): Command {
-  const cmd = new Command('appointments').description('appointments (A5 search, A6 book, A7 cancel)');
+  const cmd = new Command('appointments')
+    .description('appointments: search, book, cancel (A5, A6, A7)')
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk appointments list --param patient=pat-1',
+        "pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
+        '  --slot-json slot.json',
+        "pdesk appointments cancel appt-1 --actor Patient/pat-1 --comment 'Ill'",
+      ),
+    );
 
   cmd
     .command('list')
-    .description('search appointments (A5); query parameters are passed through')
+    .description('search appointments; query parameters are passed through (A5)')
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk appointments list',
+        'pdesk appointments list --param patient=pat-1 --json',
+        'pdesk appointments list --output ndjson --query "[].{id: id, start: start}"',
+      ),
+    )
     .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect)
     .action(
       action(async (ctx, opts: { param?: string[] }) => {
@@ -77,7 +97,7 @@ export function appointmentsCommand(): Command {
 
   cmd
     .command('book')
-    .description('book an appointment (A6) from a slot (--slot-json) or from --start/--end/--practitioner/--service-category')
+    .description('book an appointment from a slot (--slot-json) or from --start/--end/--practitioner/--service-category (A6)')
     .option('--patient <id>', 'the patient: <id> or Patient/<id> (required unless --body)')
     .option('--comment <text>', 'free text of the appointment (required unless --body)')
     .option('--slot-json <file|->', 'one Slot as printed by `slots list --json` (a file, or - for standard input)')
@@ -89,19 +109,18 @@ export function appointmentsCommand(): Command {
     .option('--id <id>', 'appointment id (default: a new UUID)')
     .option('--patient-display <name>', 'display name of the patient')
     .option('--body <file|->', 'a complete Appointment to send as is after validation (no other option needed)')
+    .option('--allow-past', 'book a start that has passed (refused otherwise, as the TUI refuses a past slot)')
     .addHelpText(
       'after',
-      [
-        '',
-        'Examples:',
-        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
-        '    --from tomorrow --to tomorrow --json --limit 1 > slot.json',
-        "  pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
-        '    --slot-json slot.json',
-        "  pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
-        '    --start 2026-03-02T09:00 --end 2026-03-02T09:30 --practitioner 1001 \\',
-        "    --service-category 'urn:pdesk:service-category|gp'",
-      ].join('\n'),
+      examples(
+        "pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '  --from tomorrow --to +7d --query "[?status==\'free\'] | [0]" > slot.json',
+        "pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
+        '  --slot-json slot.json',
+        "pdesk appointments book --patient pat-1 --comment 'Check-up' \\",
+        "  --start 'tomorrow 09:00' --end 'tomorrow 09:30' --practitioner 1001 \\",
+        "  --service-category 'urn:pdesk:service-category|gp'",
+      ),
     )
     .action(
       action(async (ctx, opts: BookOptions) => {
@@ -109,8 +128,16 @@ export function appointmentsCommand(): Command {
         const { UsageError } = await import('../../core/errors.js');
         let body = readBody(ctx, 'Appointment');
         if (body === undefined) {
-          if (opts.patient === undefined) throw new UsageError('--patient is required (or give a complete Appointment with --body).');
-          if (opts.comment === undefined) throw new UsageError('--comment is required (or give a complete Appointment with --body).');
+          const { requireOptions } = await import('../options.js');
+          // Every missing option at once: the patient and comment, and the slot or all four of its fields.
+          const missing = (['patient', 'comment'] as const).filter((k) => opts[k] === undefined).map(flag);
+          if (opts.slotJson === undefined) {
+            const slotMissing = SLOT_FORM.filter((k) => opts[k] === undefined);
+            if (slotMissing.length === SLOT_FORM.length)
+              missing.push('--slot-json (or --start, --end, --practitioner and --service-category)');
+            else missing.push(...slotMissing.map(flag));
+          }
+          requireOptions(missing, '(or give a complete Appointment with --body)');
           const status = opts.status === undefined ? undefined : oneOf(opts.status, ['booked', 'proposed'] as const, '--status');
           let when: Pick<
             import('../../core/api/appointments.js').BookInput,
@@ -124,11 +151,6 @@ export function appointmentsCommand(): Command {
               );
             when = api.bookingFromSlot(api.parseSlotArg(ctx.readJson(opts.slotJson, '--slot-json'), 'slot'));
           } else {
-            const missing = SLOT_FORM.find((k) => opts[k] === undefined);
-            if (missing)
-              throw new UsageError(
-                `${flag(missing)} is required: give --slot-json, or all of --start, --end, --practitioner and --service-category.`,
-              );
             const { parseInstant } = await import('../../core/dates.js');
             const now = ctx.now();
             const start = parseInstant(opts.start!, 'start', now);
@@ -143,14 +165,21 @@ export function appointmentsCommand(): Command {
           }
           body = api.buildAppointment(await ctx.profile(), {
             ...when,
-            patient: opts.patient,
+            patient: opts.patient!,
             patientDisplay: opts.patientDisplay,
-            comment: opts.comment,
+            comment: opts.comment!,
             status,
             id: opts.id,
           });
         }
         const sent = body as Appointment;
+        // The past rule of both faces (core hasBegun): checked on what would be sent, however it was given.
+        if (!opts.allowPast && api.hasBegun(sent?.start, ctx.now())) {
+          const at = api.utcParts(sent.start);
+          throw new UsageError(
+            `The appointment starts at ${at.day} ${at.time} UTC, which has passed: nothing was sent (--allow-past books it anyway).`,
+          );
+        }
         const res = await api.createAppointment(await ctx.client(), body);
         ctx.emitWrite(res.status, res.appointment, () => {
           const a = res.appointment ?? sent;
@@ -169,6 +198,14 @@ export function appointmentsCommand(): Command {
   cmd
     .command('cancel')
     .description('cancel an appointment by declining it (A7)')
+    .addHelpText(
+      'after',
+      examples(
+        "pdesk appointments cancel appt-1 --actor Patient/pat-1 --comment 'Ill'",
+        'pdesk appointments cancel appt-2 --actor PractitionerRole/1001 \\',
+        "  --comment 'Practice closed' --dry-run",
+      ),
+    )
     .argument('<appointmentId>', 'id of the appointment to cancel')
     .option('--actor <reference>', 'who cancels: Patient/<id> or PractitionerRole/<id> (required unless --body)')
     .option('--comment <text>', 'free text of the cancelling party (required unless --body)')
@@ -185,10 +222,12 @@ export function appointmentsCommand(): Command {
           if (typeof named === 'string' && named !== `Appointment/${id}`)
             throw new UsageError(`--body cancels ${named}, not Appointment/${id} given as <appointmentId>.`);
         } else {
-          if (opts.actor === undefined) throw new UsageError('--actor is required (Patient/<id> or PractitionerRole/<id>).');
-          if (opts.comment === undefined)
-            throw new UsageError('--comment is required (or give a complete appointment response with --body).');
-          body = api.buildCancellation(id, opts.actor, opts.comment);
+          const { requireOptions } = await import('../options.js');
+          requireOptions(
+            (['actor', 'comment'] as const).filter((k) => opts[k] === undefined).map(flag),
+            '(or give a complete appointment response with --body)',
+          );
+          body = api.buildCancellation(id, opts.actor!, opts.comment!);
         }
         const res = await api.cancelAppointment(await ctx.client(), body);
         ctx.emitWrite(res.status, res.body, () => `Appointment ${id} cancelled (HTTP ${res.status}).`);

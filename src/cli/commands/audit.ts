@@ -7,10 +7,12 @@ import { Command } from 'commander';
 import type { AuditRecord } from '../../core/audit.js';
 import { action } from '../context.js';
 import { collectList } from '../options.js';
+import { examples } from '../help.js';
 
 export function auditCommand(): Command {
   return new Command('audit')
     .description('list the write audit trail of the profile: every write pdesk sent, with its outcome (oldest first)')
+    .addHelpText('after', examples('pdesk audit --since today', 'pdesk audit --since -7d --op A6,A7 --json'))
     .option('--since <date>', 'writes from this local date or time on: YYYY-MM-DD, ISO 8601, today, -7d…')
     .option('--op <id>', 'writes of these operations only, e.g. A6 (repeatable or a comma list)', collectList)
     .action(

@@ -8,6 +8,7 @@
 import { Command } from 'commander';
 import type { AuthState, PartyAuthState } from '../../core/auth-state.js';
 import { action, type Context } from '../context.js';
+import { examples } from '../help.js';
 
 const partyName = (p: string) => (p === 'practice' ? 'practice system' : 'portal');
 
@@ -61,10 +62,13 @@ async function status(ctx: Context): Promise<void> {
 }
 
 export function authCommand(): Command {
-  const cmd = new Command('auth').description("the profile's authentication: its state per party, or a token for other tools");
+  const cmd = new Command('auth')
+    .description("the profile's authentication: its state per party, or a token for other tools")
+    .addHelpText('after', examples('pdesk auth status', 'export PDESK_PRACTICE_TOKEN=$(pdesk auth token --party practice)'));
   cmd
     .command('status')
     .description('per party: auth type, where the secret comes from, whether it resolves, token and certificate expiry (nothing secret)')
+    .addHelpText('after', examples('pdesk auth status', 'pdesk --profile acme-live auth status --json'))
     .action(action(async (ctx) => status(ctx)));
   cmd
     .command('token')
@@ -74,8 +78,12 @@ export function authCommand(): Command {
       'after',
       [
         '',
-        'The only pdesk command that prints a secret, alone on stdout:',
-        '  export PDESK_PRACTICE_TOKEN=$(pdesk auth token --party practice)',
+        'The only pdesk command that prints a secret, alone on stdout.',
+        examples(
+          'export PDESK_PRACTICE_TOKEN=$(pdesk auth token --party practice)',
+          'curl -H "Authorization: Bearer $(pdesk auth token --party portal)" \\',
+          '  https://portal.example.org/api/Communication',
+        ),
       ].join('\n'),
     )
     .action(

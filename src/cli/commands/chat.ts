@@ -8,6 +8,7 @@ import type { ThreadMessage, ThreadStore, ThreadSummary } from '../../core/threa
 import { referenceLabel } from '../../core/labels.js';
 import { readBody } from '../body.js';
 import { action, type Context } from '../context.js';
+import { examples } from '../help.js';
 
 interface MessageOptions {
   thread?: string;
@@ -63,8 +64,8 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
   const api = await import('../../core/api/chat.js');
   let body = readBody(ctx, 'Communication');
   if (body === undefined) {
-    const missing = REQUIRED.find((k) => opts[k] === undefined);
-    if (missing) throw new UsageError(`${flag(missing)} is required (or give a complete Communication with --body).`);
+    const { requireOptions } = await import('../options.js');
+    requireOptions(REQUIRED.filter((k) => opts[k] === undefined).map(flag), '(or give a complete Communication with --body)');
     if (!opts.thread!.trim()) throw new UsageError('--thread must not be empty.');
     if (opts.id !== undefined && !opts.id.trim()) throw new UsageError('--id must not be empty.');
     body = api.buildChatMessage(await ctx.profile(), {
@@ -112,18 +113,59 @@ export function chatCommand(): Command {
   const cmd = new Command('chat').description(
     'chat threads (C1 send, C2 mark read, C3 reply, C4 close; threads and show from the local store)',
   );
-
-  messageOptions(cmd.command('send').description('C1: send a message, portal → practice'), true).action(
-    action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C1', opts)),
+  cmd.addHelpText(
+    'after',
+    examples(
+      'pdesk chat threads',
+      'pdesk chat show enc-100',
+      "pdesk chat send --thread enc-100 --text 'Thank you' --sender Patient/pat-1 \\",
+      '  --recipient PractitionerRole/1001 --subject Patient/pat-1',
+    ),
   );
 
-  messageOptions(cmd.command('reply').description('C3: send a message, practice → portal'), false).action(
-    action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C3', opts)),
-  );
+  messageOptions(
+    cmd
+      .command('send')
+      .description('send a message, portal → practice (C1)')
+      .addHelpText(
+        'after',
+        examples(
+          "pdesk chat send --thread enc-100 --text 'Thank you' --sender Patient/pat-1 \\",
+          '  --recipient PractitionerRole/1001 --subject Patient/pat-1',
+          "pdesk chat send --thread enc-100 --text 'My referral letter' \\",
+          '  --sender Patient/pat-1 --recipient PractitionerRole/1001 \\',
+          "  --subject Patient/pat-1 --attachment 'application/pdf:Referral letter'",
+        ),
+      ),
+    true,
+  ).action(action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C1', opts)));
+
+  messageOptions(
+    cmd
+      .command('reply')
+      .description('send a message, practice → portal (C3)')
+      .addHelpText(
+        'after',
+        examples(
+          "pdesk chat reply --thread enc-100 --text 'Your results are in.' \\",
+          '  --sender PractitionerRole/1001 --recipient Patient/pat-1 \\',
+          "  --subject Patient/pat-1 --topic 'Lab results'",
+        ),
+      ),
+    false,
+  ).action(action((ctx, opts: MessageOptions) => sendOrReply(ctx, 'C3', opts)));
 
   cmd
     .command('mark-read')
-    .description('C2: mark a received message as read')
+    .description('mark a received message as read (C2)')
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk chat mark-read b58f5f42-a022-4c1c-9560-f7148b872596',
+        'pdesk chat mark-read b58f5f42-a022-4c1c-9560-f7148b872596 \\',
+        "  --at 'today 09:30'",
+      ),
+    )
     .argument('<communicationId>', 'id of the Communication to mark')
     .option('--at <datetime>', 'when it was read (ISO 8601, today, +Nd…; default now), sent as local time without offset')
     .option('--body <file|->', 'a complete read marker (JSON Patch) to send as is after validation')
@@ -150,7 +192,8 @@ export function chatCommand(): Command {
 
   cmd
     .command('close')
-    .description('C4: close a chat thread')
+    .description('close a chat thread (C4)')
+    .addHelpText('after', examples('pdesk chat close enc-100'))
     .argument('<encounterId>', 'the thread to close: its encounter id')
     .option('--body <file|->', 'a complete Encounter to send as is after validation')
     .action(
@@ -176,7 +219,8 @@ export function chatCommand(): Command {
 
   cmd
     .command('threads')
-    .description('local store: threads, newest first')
+    .description('the threads of the local store, newest first (no request)')
+    .addHelpText('after', examples('pdesk chat threads', 'pdesk chat threads --query "[?unread > `0`].thread"'))
     .action(
       action(async (ctx) => {
         const store = await threadStore(ctx);
@@ -195,7 +239,8 @@ export function chatCommand(): Command {
 
   cmd
     .command('show')
-    .description("local store: a thread's messages")
+    .description("a thread's messages from the local store (no request)")
+    .addHelpText('after', examples('pdesk chat show enc-100', 'pdesk chat show enc-100 --json'))
     .argument('<encounterId>', 'the thread: its encounter id')
     .action(
       action(async (ctx, encounterId: string) => {

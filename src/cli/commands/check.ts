@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import type { CheckReport } from '../../core/check/model.js';
 import type { Profile } from '../../profiles/schema.js';
 import { type Context, action } from '../context.js';
+import { examples } from '../help.js';
 import { collectList, flagOf, positiveInt, systemCode } from '../options.js';
 
 interface CheckCliOptions {
@@ -43,11 +44,12 @@ export function checkCommand(): Command {
         'Inputs not given as options are taken from the profile: "check": {serviceCategory, patient, encounter, email}.',
         'Results: pass, fail, skip (an input is missing), omit (a write check without --write), error (no verdict).',
         'Exit 0, or 7 when a check failed or errored.',
-        '',
-        'Examples:',
-        "  pdesk check --service-category 'urn:pdesk:service-category|gp'",
-        '  pdesk check --write --patient pat-1 --encounter enc-test-1 --email test@example.org --junit report.xml',
-        '  pdesk check --all-profiles --only A4,M1 --json',
+        examples(
+          "pdesk check --service-category 'urn:pdesk:service-category|gp'",
+          'pdesk check --write --patient pat-1 --encounter enc-test-1 \\',
+          '  --email test@example.org --junit report.xml',
+          'pdesk check --all-profiles --only A4,M1 --json',
+        ),
       ].join('\n'),
     )
     .action(action(async (ctx, opts: CheckCliOptions) => runCheck(ctx, opts)));

@@ -6,18 +6,20 @@
  */
 import { Command } from 'commander';
 import { action } from '../context.js';
+import { examples } from '../help.js';
 
 export function completionCommand(): Command {
   return new Command('completion')
-    .description('print a shell completion script: bash, zsh or fish (install lines in the README)')
+    .description('print a shell completion script: bash, zsh or fish (how to install it: the examples below)')
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
-      `
-Install:
-  bash  source <(pdesk completion bash)          (this shell; ~/.bashrc for every shell)
-  zsh   pdesk completion zsh > "\${fpath[1]}/_pdesk"
-  fish  pdesk completion fish > ~/.config/fish/completions/pdesk.fish`,
+      examples(
+        'source <(pdesk completion bash)    # bash: this shell (~/.bashrc: every shell)',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's ${fpath[1]}, printed as the shell reads it
+        'pdesk completion zsh > "${fpath[1]}/_pdesk"',
+        'pdesk completion fish > ~/.config/fish/completions/pdesk.fish',
+      ),
     )
     .action(
       action(async (ctx, shell: string) => {

@@ -7,6 +7,7 @@
 import { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { collectList } from '../options.js';
+import { examples } from '../help.js';
 
 interface DoctorCliOptions {
   profiles?: string[];
@@ -16,6 +17,7 @@ interface DoctorCliOptions {
 export function doctorCommand(): Command {
   return new Command('doctor')
     .description('triage a profile: secrets, DNS, TCP, TLS, token, clock, a round trip, the thread store and journals')
+    .addHelpText('after', examples('pdesk doctor', 'pdesk doctor --all-profiles --json'))
     .option('--profiles <names>', 'these profiles, concurrently (repeatable or a comma list)', collectList)
     .option('--all-profiles', 'every stored profile, concurrently')
     .addHelpText(

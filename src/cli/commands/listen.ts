@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import { action } from '../context.js';
 import { safeJson } from '../output.js';
+import { examples } from '../help.js';
 
 interface ListenOptions {
   port: string;
@@ -16,6 +17,14 @@ interface ListenOptions {
 export function listenCommand(): Command {
   return new Command('listen')
     .description("receive pushes (C1, C2 at /practice; C3, C4, C5 at /portal) into the profile's thread store until Ctrl-C")
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk listen --port 4020',
+        'pdesk listen --port 4020 --token-env LISTEN_TOKEN',
+        'pdesk sandbox --port 0 --push-to http://127.0.0.1:4020/portal',
+      ),
+    )
     .option('--port <n>', 'port to listen on (0 = any free port)', '4020')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--token-env <NAME>', 'require Authorization: Bearer <the value of environment variable NAME>')

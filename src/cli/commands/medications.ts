@@ -10,6 +10,7 @@ import { action, type Context } from '../context.js';
 import { collect } from '../options.js';
 import { renderRecord } from '../output.js';
 import { periodText, quantityText, referenceLabel } from '../../core/labels.js';
+import { examples } from '../help.js';
 
 /** One MedicationRequest in table mode: the fields an operator reads, in a fixed order. */
 function detail(r: MedicationRequest, width: number): string {
@@ -93,11 +94,17 @@ async function order(ctx: Context, opts: OrderOptions): Promise<void> {
 }
 
 export function medicationsCommand(): Command {
-  const cmd = new Command('medications').description('medication requests: list, show, order (M1–M3)');
+  const cmd = new Command('medications')
+    .description('medication requests: list, show, order (M1–M3)')
+    .addHelpText(
+      'after',
+      examples('pdesk medications list --param patient=pat-1', 'pdesk medications show mr-1', 'pdesk medications order --reorder mr-1'),
+    );
 
   cmd
     .command('list')
     .description('list medication requests with their pharmacy (M1)')
+    .addHelpText('after', examples('pdesk medications list', 'pdesk medications list --param patient=pat-1 --json'))
     .option('--param <key=value>', 'query parameter passed through, e.g. patient=pat-1 (repeatable)', collect)
     .action(
       action(async (ctx, opts: { param?: string[] }) => {
@@ -135,6 +142,7 @@ export function medicationsCommand(): Command {
   cmd
     .command('show')
     .description('show one medication request (M2)')
+    .addHelpText('after', examples('pdesk medications show mr-1', 'pdesk medications show mr-1 --json'))
     .argument('<id>', 'id of the MedicationRequest')
     .action(
       action(async (ctx, id: string) => {
@@ -165,6 +173,12 @@ export function medicationsCommand(): Command {
         'With --dry-run the M2 read of the request being reordered IS made (it changes',
         'nothing, and the order is built from it); the M3 request is printed, not sent.',
         'With --body nothing is read.',
+        examples(
+          'pdesk medications order --reorder mr-1',
+          'pdesk medications order --reorder mr-2 --pharmacy ph-2 --quantity 30 \\',
+          "  --start tomorrow --note 'Collect after 16:00'",
+          'pdesk medications order --reorder mr-1 --dry-run',
+        ),
       ].join('\n'),
     )
     .action(action(async (ctx, opts: OrderOptions) => order(ctx, opts)));

@@ -9,6 +9,7 @@ import type { RateState } from '../../core/bulk/rate.js';
 import { readBody } from '../body.js';
 import { action, type Context } from '../context.js';
 import type { Signal } from '../io.js';
+import { examples } from '../help.js';
 
 interface SendOptions {
   email?: string;
@@ -106,13 +107,13 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
     throw new UsageError(`--rate must be a number of requests per second, such as 50 or 50/s, not "${opts.rate}".`);
   // undici's WebAssembly HTTP parser stays on V8's baseline (Liftoff) code: its optimising compile, which V8 starts
   // a second into a run, holds ~35 MB at its peak (the largest part of a bulk send's peak RSS), and the
-  // baseline code parses these small answers as fast (measured: bench/notifications.mjs, docs/performance.md, round 1).
+  // baseline code parses these small answers as fast (measured: bench/notifications.mjs, docs/performance.md).
   // Set before the first request compiles the parser; it changes nothing else.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
   // Old space grows by at most a fifth between full collections (V8 reads this at every one): a bulk send promotes
   // short-lived rows in the thousands, and the default growth let the heap reach ~60 MB before collecting them
-  // (100,000 rows peaked at ~126 MB, ~110 MB with this; about 1% more instructions; docs/performance.md, round 2).
+  // (100,000 rows peaked at ~126 MB, ~110 MB with this; about 1% more instructions; docs/performance.md).
   setFlagsFromString('--heap-growing-percent=20');
   const io = ctx.io;
   const tty = io.stderrIsTTY;
@@ -261,10 +262,15 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
 }
 
 export function notificationsCommand(): Command {
-  const cmd = new Command('notifications').description('notifications to patients (C5)');
+  const cmd = new Command('notifications')
+    .description('notifications to patients (C5)')
+    .addHelpText(
+      'after',
+      examples("pdesk notifications send --email jane@example.org --topic 'Lab results' \\", "  --text 'Your results are in.'"),
+    );
   cmd
     .command('send')
-    .description('send a notification (C5): one with --email, or one per row of a CSV with --csv (resumable)')
+    .description('send a notification: one with --email, or one per row of a CSV with --csv, resumable (C5)')
     .option('--email <addr>', "the patient's email address (one notification)")
     .option('--topic <t>', 'topic text; with --csv a template with {column} placeholders')
     .option('--text <t>', 'message text; with --csv a template with {column} placeholders')
@@ -281,12 +287,12 @@ export function notificationsCommand(): Command {
     .addHelpText(
       'after',
       [
-        '',
-        'Examples:',
-        '  pdesk notifications send --email jane@example.org --topic "Lab results" \\',
-        '    --text "Your results are in."',
-        '  pdesk notifications send --csv patients.csv --topic "Reminder" \\',
-        '    --text "Dear {name}, see you on {date}."',
+        examples(
+          'pdesk notifications send --email jane@example.org --topic "Lab results" \\',
+          '  --text "Your results are in."',
+          'pdesk notifications send --csv patients.csv --topic "Reminder" \\',
+          '  --text "Dear {name}, see you on {date}." --rate 50',
+        ),
         '',
         'A bulk send is resumable: run the same command again after failures, Ctrl-C',
         'or a crash. Rows the portal acknowledged are skipped, failed rows are sent',

@@ -3,16 +3,23 @@ import { Command } from 'commander';
 import type { Organization } from '../../core/schemas/medication.js';
 import { action } from '../context.js';
 import { collectList } from '../options.js';
+import { examples } from '../help.js';
 
 export function pharmaciesCommand(): Command {
-  const cmd = new Command('pharmacies').description('pharmacies (M4)');
+  const cmd = new Command('pharmacies')
+    .description('pharmacies (M4)')
+    .addHelpText('after', examples("pdesk pharmacies search --identifier 'urn:pdesk:pharmacy-id|PH001'"));
   cmd
     .command('search')
     .description('search pharmacies by identifier (M4)')
     .option('--identifier <system|value>', 'identifier of a pharmacy, <system>|<value> (required; repeatable or a comma list)', collectList)
     .addHelpText(
       'after',
-      '\nExample:\n  pdesk pharmacies search \\\n    --identifier "urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH002"',
+      examples(
+        "pdesk pharmacies search --identifier 'urn:pdesk:pharmacy-id|PH001'",
+        'pdesk pharmacies search \\',
+        '  --identifier "urn:pdesk:pharmacy-id|PH001,urn:pdesk:pharmacy-id|PH002"',
+      ),
     )
     .action(
       action(async (ctx, opts: { identifier?: string[] }) => {

@@ -3,12 +3,16 @@ import { Command } from 'commander';
 import type { PractitionerRole } from '../../core/schemas/appointment.js';
 import { action } from '../context.js';
 import { collect, keyValues } from '../options.js';
+import { examples } from '../help.js';
 
 export function practitionersCommand(): Command {
-  const cmd = new Command('practitioners').description('practitioner roles (A2)');
+  const cmd = new Command('practitioners')
+    .description('practitioner roles (A2)')
+    .addHelpText('after', examples('pdesk practitioners list'));
   cmd
     .command('list')
-    .description('list practitioner roles (A2); query parameters are passed through')
+    .description('list practitioner roles; query parameters are passed through (A2)')
+    .addHelpText('after', examples('pdesk practitioners list', 'pdesk practitioners list --param speciality=0100 --json'))
     .option('--param <key=value>', 'query parameter to pass through (repeatable)', collect)
     .action(
       action(async (ctx, opts: { param?: string[] }) => {

@@ -5,6 +5,7 @@
 import { Command } from 'commander';
 import type { Profile, ProfileInput } from '../../profiles/schema.js';
 import { action, type Context } from '../context.js';
+import { examples } from '../help.js';
 
 interface ProfileRow {
   name: string;
@@ -177,11 +178,20 @@ async function promptMissing(ctx: Context, o: AddOptions): Promise<void> {
 }
 
 export function profileCommand(): Command {
-  const cmd = new Command('profile').description('manage profiles (practice system + portal connection settings)');
+  const cmd = new Command('profile')
+    .description('manage profiles (practice system + portal connection settings)')
+    .addHelpText(
+      'after',
+      examples('pdesk profile import profiles/practice-2.0.0.json --default', 'pdesk profile list', 'pdesk profile use practice-2.0.0'),
+    );
 
   cmd
     .command('import')
     .description('add or replace a profile from a JSON file (see profiles/)')
+    .addHelpText(
+      'after',
+      examples('pdesk profile import profiles/practice-2.0.0.json --default', 'pdesk profile import vendor-profile.json --name acme-test'),
+    )
     .argument('<file>', 'profile JSON file, or - for standard input')
     .option('--name <name>', 'store it under this name instead of the file\'s "name"')
     .option('--default', 'make it the default profile')
@@ -220,6 +230,7 @@ export function profileCommand(): Command {
   cmd
     .command('list')
     .description('list the profiles')
+    .addHelpText('after', examples('pdesk profile list', 'pdesk profile list --json'))
     .action(
       action(async (ctx) => {
         const rows = (await ctx.store()).list().map((p) => row(p.name, p.isDefault, p.profile));
@@ -237,6 +248,7 @@ export function profileCommand(): Command {
   cmd
     .command('show')
     .description('show a profile, secrets redacted (default: the selected profile)')
+    .addHelpText('after', examples('pdesk profile show', 'pdesk profile show practice-2.0.0 --json'))
     .argument('[name]', 'profile name (else --profile, PDESK_PROFILE, the default)')
     .action(
       action(async (ctx, name: string | undefined) => {
@@ -250,7 +262,13 @@ export function profileCommand(): Command {
           : ['No profiles yet: add one with `pdesk profile import <file>`.'];
         if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', known);
         const found = all.find((p) => p.name === wanted);
-        if (!found) throw new ConfigError(`There is no profile named "${wanted}".`, known);
+        if (!found) {
+          const { noProfileNamed } = await import('../../profiles/store.js');
+          throw noProfileNamed(
+            wanted,
+            all.map((p) => p.name),
+          );
+        }
         const shown = redactProfile(found.profile);
         const table = await profileTable(shown, found.isDefault);
         ctx.emitOne({ ...shown, default: found.isDefault }, () => table);
@@ -260,6 +278,7 @@ export function profileCommand(): Command {
   cmd
     .command('use')
     .description('make a profile the default')
+    .addHelpText('after', examples('pdesk profile use practice-2.0.0'))
     .argument('<name>', 'profile name')
     .action(
       action(async (ctx, name: string) => {
@@ -272,6 +291,7 @@ export function profileCommand(): Command {
   cmd
     .command('remove')
     .description('remove a profile')
+    .addHelpText('after', examples('pdesk profile remove practice-1.0.0'))
     .argument('<name>', 'profile name')
     .action(
       action(async (ctx, name: string) => {
@@ -289,6 +309,17 @@ export function profileCommand(): Command {
   cmd
     .command('add')
     .description('add a profile from options (asks for missing ones on a terminal)')
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk profile add --name acme-test --environment test \\',
+        '  --practice-url https://practice.acme.example/fhir \\',
+        '  --portal-url https://portal.example.org/api \\',
+        '  --portal-namespace portal.example --practice-namespace acme.example \\',
+        '  --practice-token-env ACME_TOKEN --portal-token-env PORTAL_TOKEN',
+        'pdesk profile add            # on a terminal: asks for each setting',
+      ),
+    )
     .option('--name <name>', 'profile name')
     .option('--practice-url <url>', 'practice system base URL')
     .option('--portal-url <url>', 'portal base URL')

@@ -1,11 +1,13 @@
 /**
- * `pdesk sandbox` — the embedded practice system + portal (src/sandbox). Starts it, prints its URL and a ready
- * profile, and stays up until SIGINT/SIGTERM.
+ * `pdesk sandbox` — the embedded practice system + portal (src/sandbox). Starts it, saves the profile `sandbox`
+ * for the port it really listens on (unless --no-profile), prints its URL and how to use it, and stays up until
+ * SIGINT/SIGTERM, which close it and release the port.
  */
 import { Command } from 'commander';
 import type { ProfileInput } from '../../profiles/schema.js';
 import { action } from '../context.js';
 import { collectList } from '../options.js';
+import { examples } from '../help.js';
 
 interface SandboxCliOptions {
   port: string;
@@ -18,16 +20,28 @@ interface SandboxCliOptions {
   tokenEnv?: string;
   replyDelay?: string;
   profileOut?: string;
+  /** false with --no-profile. */
+  profile: boolean;
   break?: string[];
   fail?: string[];
   throttle?: string;
 }
 
 export const DEFAULT_SANDBOX_PORT = 4010;
+/** The profile `pdesk sandbox` saves for the port it listens on. */
+export const SANDBOX_PROFILE_NAME = 'sandbox';
 
 export function sandboxCommand(): Command {
   return new Command('sandbox')
     .description('run the embedded practice system (/practice) and portal (/portal) for demos and tests')
+    .addHelpText(
+      'after',
+      examples(
+        'pdesk sandbox --port 0',
+        'pdesk sandbox --port 0 --appointment-api 1.0.0 --approval-flow --no-profile',
+        'pdesk sandbox --break A4 --fail M3:503 --latency 200',
+      ),
+    )
     .option('--port <n>', `port to listen on (0 = any free port)`, String(DEFAULT_SANDBOX_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--appointment-api <version>', 'appointment API version: 2.0.0 or 1.0.0', '2.0.0')
@@ -38,6 +52,7 @@ export function sandboxCommand(): Command {
     .option('--token-env <name>', 'require Authorization: Bearer <token>, the token read from this environment variable')
     .option('--reply-delay <ms>', 'delay of the automatic chat reply to a C1 (default 1500)')
     .option('--profile-out <file>', 'also write the ready profile to this file')
+    .option('--no-profile', `do not save the profile "${SANDBOX_PROFILE_NAME}" for this port in the profile store`)
     .option('--break <op>', 'answers of this operation miss a required field, e.g. A4 (repeatable or a comma list)', collectList, [])
     .option('--fail <op:status>', 'answer this operation with this status, e.g. A4:503 (repeatable or a comma list)', collectList)
     .option('--throttle <n>', 'answer every n-th request 429 Too Many Requests with Retry-After: 1, before any change')
@@ -93,6 +108,17 @@ export function sandboxCommand(): Command {
           registerSecret(token);
         }
 
+        // A profile of that name that is not a sandbox's is the operator's own: refuse before anything starts.
+        const store = opts.profile ? await ctx.store() : undefined;
+        const existing = store?.list().find((p) => p.name === SANDBOX_PROFILE_NAME);
+        if (existing && existing.profile.environment !== 'sandbox') {
+          const { ConfigError } = await import('../../core/errors.js');
+          throw new ConfigError(
+            `A profile named "${SANDBOX_PROFILE_NAME}" exists and is not a sandbox's (environment ${JSON.stringify(existing.profile.environment ?? null)}): pdesk sandbox does not replace it.`,
+            ['Run with --no-profile, or rename that profile.'],
+          );
+        }
+
         const { startSandbox } = await import('../../sandbox/server.js');
         const { sandboxProfile } = await import('../../sandbox/profile.js');
         let sandbox: import('../../sandbox/server.js').Sandbox;
@@ -140,6 +166,24 @@ export function sandboxCommand(): Command {
           }
         }
 
+        // Saved once the port is known, before anything is printed: a script that waits for the first line of
+        // output finds the profile in the store.
+        let saved: { name: string; store: string; default: boolean; created: boolean } | undefined;
+        if (store) {
+          try {
+            await store.save(profile);
+          } catch (e) {
+            await sandbox.close();
+            throw e;
+          }
+          saved = {
+            name: SANDBOX_PROFILE_NAME,
+            store: store.path,
+            default: store.defaultName() === SANDBOX_PROFILE_NAME,
+            created: !existing,
+          };
+        }
+
         ctx.keepAlive = true;
         let stopping = false;
         const stop = () => {
@@ -163,6 +207,7 @@ export function sandboxCommand(): Command {
           ...(breakOps.length ? { break: breakOps } : {}),
           ...(Object.keys(failOps).length ? { fail: failOps } : {}),
           profile,
+          savedProfile: saved ?? null,
         };
         if (ctx.format !== 'table') {
           // One line, so a script can read the first line of output while the sandbox keeps running.
@@ -170,6 +215,22 @@ export function sandboxCommand(): Command {
           return;
         }
         const file = opts.profileOut ?? 'sandbox-profile.json';
+        const use = `pdesk --profile ${SANDBOX_PROFILE_NAME}`;
+        const profileLines = saved
+          ? [
+              `${saved.created ? 'Saved' : 'Updated'} profile "${saved.name}"${saved.default ? ' (the default)' : ''} for this port in ${saved.store}` +
+                (opts.profileOut ? ` (and written to ${opts.profileOut}).` : '.'),
+              'Use it from another terminal:',
+              `  ${use} slots list --service-category 'urn:pdesk:service-category|gp' --from today --to +7d`,
+              `  ${use} check`,
+              `  ${use} tui`,
+            ]
+          : [
+              opts.profileOut ? `Profile written to ${opts.profileOut}:` : `Profile (not saved: --no-profile; save it as ${file}):`,
+              JSON.stringify(profile, null, 2),
+              '',
+              `Import it with: pdesk profile import ${file} --default`,
+            ];
         const lines = [
           `pdesk sandbox listening on ${sandbox.url}`,
           `  practice system: ${info.practice}`,
@@ -190,10 +251,7 @@ export function sandboxCommand(): Command {
             ? `  chat replies and demo pushes go to ${info.pushTo}`
             : `  automatic chat replies go to its own portal (--push-to sends them elsewhere)`,
           '',
-          opts.profileOut ? `Profile written to ${opts.profileOut}:` : `Profile (save it as ${file}):`,
-          JSON.stringify(profile, null, 2),
-          '',
-          `Import it with: pdesk profile import ${file} --default`,
+          ...profileLines,
           'Press Ctrl-C to stop.',
         ];
         ctx.out(lines.join('\n'));

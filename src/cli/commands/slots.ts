@@ -4,6 +4,7 @@ import type { Slot } from '../../core/schemas/appointment.js';
 import { action } from '../context.js';
 import { collectList, systemCode } from '../options.js';
 import { referenceLabel } from '../../core/labels.js';
+import { examples } from '../help.js';
 
 interface SlotsListOptions {
   serviceCategory: string;
@@ -15,7 +16,9 @@ interface SlotsListOptions {
 }
 
 export function slotsCommand(): Command {
-  const cmd = new Command('slots').description('slots (A4)');
+  const cmd = new Command('slots')
+    .description('slots (A4)')
+    .addHelpText('after', examples("pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\", '  --from today --to +7d'));
   cmd
     .command('list')
     .description('search the slots of a service category in a date range (A4)')
@@ -27,14 +30,14 @@ export function slotsCommand(): Command {
     .option('--practitioner <id>', 'only slots of these practitioner roles (appointment API 1.0.0; repeatable or comma list)', collectList)
     .addHelpText(
       'after',
-      [
-        '',
-        'Examples:',
-        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
-        '    --from today --to +7d',
-        "  pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
-        '    --from 2026-03-02 --to 2026-03-06 --json',
-      ].join('\n'),
+      examples(
+        "pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '  --from today --to +7d',
+        "pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '  --from tomorrow --to +14d --schedule 11 --json',
+        "pdesk slots list --service-category 'urn:pdesk:service-category|gp' \\",
+        '  --from today --to today --query "[?status==\'free\' && !past].id"',
+      ),
     )
     .action(
       action(async (ctx, opts: SlotsListOptions) => {
@@ -42,18 +45,20 @@ export function slotsCommand(): Command {
         const { parseDay } = await import('../../core/dates.js');
         const from = parseDay(opts.from, 'from', ctx.now());
         const to = parseDay(opts.to, 'to', ctx.now());
-        const { searchSlots, slotQuery, slotPractitioner, utcParts } = await import('../../core/api/appointments.js');
+        const { searchSlots, slotIsPast, slotQuery, slotPractitioner, utcParts } = await import('../../core/api/appointments.js');
         const q = { serviceCategory: category, from, to, schedule: opts.schedule, status: opts.status, practitioners: opts.practitioner };
         // Version-specific options are checked against the profile before anything is sent.
         slotQuery(await ctx.profile(), q);
-        const rows = await searchSlots(await ctx.client(), q, { limit: ctx.limit });
+        const now = ctx.now();
+        // A slot that has begun is marked `past` (the JSON keeps the server's status beside it): it cannot be booked.
+        const rows = (await searchSlots(await ctx.client(), q, { limit: ctx.limit })).map((r) => ({ ...r, past: slotIsPast(r, now) }));
         const id = (ref: string | undefined) => (ref ? ref.replace(/^Schedule\//, '') : '');
-        ctx.emitList<Slot>(rows, [
+        ctx.emitList<Slot & { past: boolean }>(rows, [
           { header: 'ID', value: (r) => r.id },
           { header: 'DAY', value: (r) => utcParts(r.start).day },
           { header: 'START–END (UTC)', value: (r) => `${utcParts(r.start).time}–${utcParts(r.end).time}` },
           { header: 'PRACTITIONER', value: (r) => referenceLabel(slotPractitioner(r), { idOnly: true }), flex: true },
-          { header: 'STATUS', value: (r) => r.status },
+          { header: 'STATUS', value: (r) => (r.past ? 'past' : r.status) },
           { header: 'SCHEDULE', value: (r) => id(r.schedule?.reference) },
         ]);
       }),

@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import type { Exchange } from '../../core/client.js';
 import { action } from '../context.js';
+import { examples } from '../help.js';
 
 /** A body as indented lines: pretty JSON when it is JSON, else the text. */
 function bodyLines(text: string): string[] {
@@ -32,10 +33,13 @@ export function exchangeText(e: Exchange, n: number, statusLine: (s: number) => 
 }
 
 export function traceCommand(): Command {
-  const cmd = new Command('trace').description('request traces written with --trace <file> (or PDESK_TRACE)');
+  const cmd = new Command('trace')
+    .description('request traces written with --trace <file> (or PDESK_TRACE)')
+    .addHelpText('after', examples('pdesk appointments list --trace case-4711.trace', 'pdesk trace show case-4711.trace'));
   cmd
     .command('show')
     .description('print a trace: every request and answer, or with --curl as curl command lines')
+    .addHelpText('after', examples('pdesk trace show case-4711.trace', 'pdesk trace show case-4711.trace --curl > replay.sh'))
     .argument('<file>', 'the trace file')
     .option('--curl', 'print each request as a curl command line (credentials as $PDESK_… shell variables)')
     .action(

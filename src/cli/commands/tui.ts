@@ -5,6 +5,7 @@
  */
 import { Command } from 'commander';
 import { action } from '../context.js';
+import { examples } from '../help.js';
 
 export const NOT_A_TTY_HINT = [
   'Use the subcommands instead, for example:',
@@ -18,6 +19,7 @@ export const NOT_A_TTY_HINT = [
 export function tuiCommand(): Command {
   return new Command('tui')
     .description('open the interactive terminal desk (the default when pdesk runs without a command on a terminal)')
+    .addHelpText('after', examples('pdesk tui --sandbox', 'pdesk --profile practice-2.0.0 tui', 'pdesk tui --sandbox --listen 4020'))
     .option('--sandbox', 'start the embedded sandbox in-process on a free port and open it (saved profiles are untouched)')
     .option('--listen [port]', 'run the push receiver in-process (C1–C5 into the thread store)')
     .action(

@@ -237,6 +237,19 @@ export function parseSlotArg(value: unknown, field = 'slot'): Slot {
   return r.data;
 }
 
+/**
+ * Whether something that starts at `start` has begun at `now`. The one rule of both faces for the past: a slot
+ * that has begun is shown as `past` (`slots list`, the TUI's slot list) and cannot be booked (`appointments
+ * book` without --allow-past, the TUI's booking). A start that is not a date has not begun.
+ */
+export function hasBegun(start: string | undefined, now: Date): boolean {
+  const t = Date.parse(start ?? '');
+  return !Number.isNaN(t) && t < now.getTime();
+}
+
+/** A slot that has begun: shown as past, not bookable (hasBegun). */
+export const slotIsPast = (slot: Pick<Slot, 'start'>, now: Date): boolean => hasBegun(slot.start, now);
+
 /** The practitioner of a slot (its `urn:extension:actor` extension). */
 export function slotPractitioner(slot: Slot): Reference | undefined {
   return slot.extension?.find((e) => e.url === ACTOR_EXTENSION_URL)?.valueReference;

@@ -14,6 +14,7 @@ import {
   listPractitionerRoles,
   searchSchedules,
   searchSlots,
+  slotIsPast,
   slotPractitioner,
   utcParts,
 } from '../../core/api/appointments.js';
@@ -67,11 +68,8 @@ export const SLOT_LIMIT = 20_000;
 /** `system|code` (A3, A4) of a category. */
 export const categoryToken = (c: Category) => (c.system ? `${c.system}|${c.code}` : c.code);
 
-/** A slot that has begun cannot be booked any more. */
-export const slotIsPast = (s: Slot, now: Date) => {
-  const t = Date.parse(s.start);
-  return !Number.isNaN(t) && t < now.getTime();
-};
+/** A slot that has begun cannot be booked any more: the core's rule, which `slots list` and `appointments book` follow too. */
+export { slotIsPast };
 
 export interface SlotBookingOptions {
   /** The clock (tests). */

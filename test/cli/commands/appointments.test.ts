@@ -293,7 +293,23 @@ describe.each([
       const book = ['appointments', 'book', '--patient', 'pat-1', '--comment', 'c'];
       const cases: Array<[string[], RegExp]> = [
         [[...book, '--slot-json', slotFile, '--start', `${day(2)}T09:00:00Z`], /^pdesk: --start cannot be used with --slot-json/],
-        [[...book, ...times, '--practitioner', '1001'], /^pdesk: --service-category is required: give --slot-json, or all of/],
+        [
+          [...book, ...times, '--practitioner', '1001'],
+          /^pdesk: --service-category is required \(or give a complete Appointment with --body\)\.$/m,
+        ],
+        // Every missing option in one message.
+        [
+          ['appointments', 'book', '--start', `${day(2)}T09:00:00Z`],
+          /^pdesk: --patient, --comment, --end, --practitioner and --service-category are required \(or give a complete Appointment with --body\)\.$/m,
+        ],
+        [
+          ['appointments', 'book'],
+          /^pdesk: --patient, --comment and --slot-json \(or --start, --end, --practitioner and --service-category\) are required \(or give a complete Appointment with --body\)\.$/m,
+        ],
+        [
+          ['appointments', 'cancel', 'appt-1'],
+          /^pdesk: --actor and --comment are required \(or give a complete appointment response with --body\)\.$/m,
+        ],
         [[...book, '--slot-json', slotFile], /^pdesk: --slot-json is not a valid Slot at \$\[0\]\.start: expected an ISO 8601 date-time\./],
         [[...book, '--slot-json', file('two.json', [slot, slot])], /^pdesk: --slot-json must hold one Slot; the array has 2\./],
         [
@@ -326,4 +342,61 @@ describe.each([
       expect(received()).toHaveLength(0);
     });
   }
+});
+
+describe('a start that has passed', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await withSandbox();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('is refused with exit 2 naming the time, from a slot, from --start and from --body; nothing is sent', async () => {
+    // Today at 12:00 UTC: the 09:00 slot of schedule 11 has begun.
+    const noon = new Date(`${day()}T12:00:00Z`);
+    const o = { env: TZ, now: () => noon };
+    const slots = await env.run(
+      ['slots', 'list', '--service-category', GP, '--from', 'today', '--to', 'today', '--schedule', '11', '--json'],
+      o,
+    );
+    const past = slots.json<Array<{ id: string; start: string; past: boolean }>>().find((s) => s.past)!;
+    const at = `${past.start.slice(0, 10)} ${past.start.slice(11, 16)} UTC`;
+    const expected = `pdesk: The appointment starts at ${at}, which has passed: nothing was sent (--allow-past books it anyway).\n`;
+    env.sandbox.received.length = 0;
+
+    const fromSlot = await env.run(['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', '--slot-json', '-'], {
+      ...o,
+      input: JSON.stringify(past),
+    });
+    expect(fromSlot.code).toBe(2);
+    expect(fromSlot.stderr).toBe(expected);
+    const byTimes = ['--start', past.start, '--end', `${day()}T12:30:00Z`, '--practitioner', '1001', '--service-category', GP];
+    const fromTimes = await env.run(['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', ...byTimes], o);
+    expect(fromTimes.code).toBe(2);
+    expect(fromTimes.stderr).toBe(expected);
+    const body = { resourceType: 'Appointment', status: 'booked', start: past.start, end: `${day()}T09:30:00Z` };
+    const fromBody = await env.run(['appointments', 'book', '--body', '-'], { ...o, input: JSON.stringify(body) });
+    expect(fromBody.code).toBe(2);
+    expect(fromBody.stderr).toBe(expected);
+    const dry = await env.run(['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', '--slot-json', '-', '--dry-run'], {
+      ...o,
+      input: JSON.stringify(past),
+    });
+    expect(dry.code).toBe(2);
+    expect(env.sandbox.received).toHaveLength(0);
+
+    // --allow-past books it.
+    const allowed = await env.run(
+      ['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', '--slot-json', '-', '--allow-past', '--json'],
+      {
+        ...o,
+        input: JSON.stringify(past),
+      },
+    );
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.json()).toMatchObject({ resourceType: 'Appointment', start: past.start });
+    expect(env.sandbox.received.map((r) => r.method)).toEqual(['POST']);
+  });
 });

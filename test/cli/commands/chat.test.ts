@@ -122,6 +122,12 @@ describe('chat send (C1) and reply (C3)', () => {
     const noText = await e.run(['chat', 'send', '--thread', 'enc-100', ...PEOPLE]);
     expect(noText.code).toBe(2);
     expect(noText.stderr).toMatch(/--text is required/);
+    // Every missing option in one message.
+    const bare = await e.run(['chat', 'reply', '--text', 'x']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr.split('\n')[0]).toBe(
+      'pdesk: --thread, --sender, --recipient and --subject are required (or give a complete Communication with --body).',
+    );
     const badRef = await e.run(['chat', 'send', '--thread', 'enc-100', '--text', 'x', ...PEOPLE.slice(0, 4), '--subject', 'pat 1']);
     expect(badRef.code).toBe(2);
     expect(badRef.stderr).toMatch(/--subject/);

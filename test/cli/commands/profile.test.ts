@@ -127,7 +127,7 @@ describe('import', () => {
     writeFileSync(file, JSON.stringify({ ...rest, praktice: practice }));
     const r = await runPdesk(['profile', 'import', file], { configDir: dir });
     expect(r.code).toBe(3);
-    expect(r.stderr.split('\n')[0]).toBe(`pdesk: Unknown key "praktice" in ${file}.`);
+    expect(r.stderr.split('\n')[0]).toBe(`pdesk: Unknown key "praktice" in ${file}: did you mean "practice"?`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect((await runPdesk(['profile', 'list', '--json'], { configDir: dir })).json()).toEqual([]);
   });
@@ -140,7 +140,33 @@ describe('import', () => {
     writeFileSync(file, JSON.stringify(good));
     const r = await runPdesk(['profile', 'import', file], { configDir: dir });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('Unknown key "tokenEnvv" in practice.auth');
+    expect(r.stderr).toContain(`Unknown key "tokenEnvv" in practice.auth in ${file}: did you mean "tokenEnv"?`);
+  });
+
+  it('a mistyped key is matched against the keys allowed where it stands; another word gets no guess', async () => {
+    const dir = freshDir();
+    const file = join(dir, 'typo.json');
+    const good = JSON.parse(readFileSync(example('practice-2.0.0'), 'utf8'));
+    const cases: Array<[unknown, string]> = [
+      [{ ...good, practice: { ...good.practice, tsl: { caFile: 'ca.pem' } } }, `"tsl" in practice in ${file}: did you mean "tls"?`],
+      [
+        { ...good, practice: { ...good.practice, tls: { cafile: 'ca.pem' } } },
+        `"cafile" in practice.tls in ${file}: did you mean "caFile"?`,
+      ],
+      [{ ...good, timeouts: { requestMS: 5000 } }, `"requestMS" in timeouts in ${file}: did you mean "requestMs"?`],
+      // basic auth's keys, not bearer's: the discriminator chooses the option.
+      [
+        { ...good, portal: { ...good.portal, auth: { type: 'basic', username: 'u', passwrd: 'p' } } },
+        `"passwrd" in portal.auth in ${file}: did you mean "password"?`,
+      ],
+      [{ ...good, colour: 'blue' }, `"colour" in ${file}.`],
+    ];
+    for (const [profile, message] of cases) {
+      writeFileSync(file, JSON.stringify(profile));
+      const r = await runPdesk(['profile', 'import', file], { configDir: dir });
+      expect(r.code, message).toBe(3);
+      expect(r.stderr).toBe(`pdesk: Unknown key ${message}\n`);
+    }
   });
 
   it('an invalid value exits 3 naming the JSON path; not JSON exits 3; a missing file exits 2', async () => {
@@ -295,6 +321,21 @@ describe('show, use, remove', () => {
       const r = await runPdesk(args, { configDir: dir, env: args[0] === 'appointment-types' ? { PDESK_PROFILE: 'nope' } : {} });
       expect(r.code, args.join(' ')).toBe(3);
       expect(r.stderr.split('\n')).toEqual(['pdesk: There is no profile named "nope".', '  Known profiles: sandbox, practice-1.0.0.', '']);
+    }
+    // A slip of the name gets the name it meant, wherever a profile is named.
+    for (const args of [
+      ['profile', 'show', 'sandbx'],
+      ['profile', 'use', 'sandbx'],
+      ['profile', 'remove', 'sandbx'],
+      ['--profile', 'sandbx', 'api', 'GET', '/Slot'],
+      ['appointment-types', 'list', '--service-category', 'gp'],
+      ['check', '--profiles', 'sandbx'],
+    ]) {
+      const r = await runPdesk(args, { configDir: dir, env: args[0] === 'appointment-types' ? { PDESK_PROFILE: 'practice-1.0.1' } : {} });
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(
+        /^pdesk: There is no profile named "(sandbx|practice-1\.0\.1)": did you mean "(sandbox|practice-1\.0\.0)"\?$/,
+      );
     }
   });
 

@@ -272,3 +272,33 @@ describe.each([
     });
   }
 });
+
+describe('slots that have begun', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await withSandbox();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('are marked past in the table and in the JSON (the server status kept beside it), by the clock of the run', async () => {
+    // Today at 12:00 UTC: the seeded slots of the morning have begun, those of the afternoon have not.
+    const noon = new Date(`${day()}T12:00:00Z`);
+    const args = ['slots', 'list', '--service-category', GP, '--from', 'today', '--to', 'today', '--schedule', '11'];
+    const j = await env.run([...args, '--json'], { ...TZ, now: () => noon });
+    expect(j.code, j.stderr).toBe(0);
+    const slots = j.json<Array<{ id: string; start: string; status: string; past: boolean }>>();
+    expect(slots.length).toBeGreaterThan(2);
+    for (const s of slots) expect(s.past, s.id).toBe(Date.parse(s.start) < noon.getTime());
+    expect(slots.some((s) => s.past) && slots.some((s) => !s.past)).toBe(true);
+    expect(slots.find((s) => s.past)!.status).toBe('free');
+
+    const t = await env.run([...args, '--output', 'table'], { ...TZ, now: () => noon });
+    const row = (id: string) => t.stdout.split('\n').find((l) => l.startsWith(id))!;
+    const before = slots.find((s) => s.past)!;
+    const after = slots.find((s) => !s.past)!;
+    expect(row(before.id)).toMatch(/\spast\s/);
+    expect(row(after.id)).toMatch(/\sfree\s/);
+  });
+});

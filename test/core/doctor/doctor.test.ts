@@ -7,7 +7,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -15,7 +14,8 @@ import { type DoctorReport, runDoctor } from '../../../src/core/doctor/index.js'
 import type { ProfileInput } from '../../../src/profiles/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
-import { closeAfterEach, stubServer } from '../../helpers/http.js';
+import { makeCertificates } from '../../helpers/certs.js';
+import { listening, stubServer } from '../../helpers/http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pdesk-doctor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,46 +93,11 @@ test('an invalid profile fails the first step and every step that needs it is sk
 
 describe('TLS certificates and the clock (HTTPS stubs, openssl-made certificates)', () => {
   beforeAll(() => {
-    ssl(
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-      '-days',
-      '400',
-      '-subj',
-      '/CN=pdesk doctor test CA',
-    );
-    writeFileSync(f('ext'), 'subjectAltName=IP:127.0.0.1\n');
-    for (const [name, days] of [
-      ['valid', '365'],
-      ['soon', '10'],
-      ['expired', '-1'],
-    ] as const) {
-      ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=127.0.0.1/O=${name}`);
-      ssl(
-        'x509',
-        '-req',
-        '-in',
-        `${name}.csr`,
-        '-CA',
-        'ca.pem',
-        '-CAkey',
-        'ca.key',
-        '-CAcreateserial',
-        '-out',
-        `${name}.pem`,
-        '-days',
-        days,
-        '-extfile',
-        'ext',
-      );
-    }
+    makeCertificates(dir, { subject: '/CN=pdesk doctor test CA', days: 400 }, [
+      { name: 'valid', subject: '/CN=127.0.0.1/O=valid', days: 365, altName: 'IP:127.0.0.1' },
+      { name: 'soon', subject: '/CN=127.0.0.1/O=soon', days: 10, altName: 'IP:127.0.0.1' },
+      { name: 'expired', subject: '/CN=127.0.0.1/O=expired', days: -1, altName: 'IP:127.0.0.1' },
+    ]);
   });
 
   /** An HTTPS practice system and portal with the named certificate; its Date header `skewMs` off ours. */
@@ -143,15 +108,7 @@ describe('TLS certificates and the clock (HTTPS stubs, openssl-made certificates
         res.end('{"resourceType":"Bundle","type":"searchset","entry":[]}');
       });
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    closeAfterEach({
-      close: () =>
-        new Promise<void>((r) => {
-          server.closeAllConnections();
-          server.close(() => r());
-        }),
-    });
-    return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return listening(server, 'https');
   }
   const profile = (url: string): ProfileInput => ({
     ...sandboxProfile(url),
