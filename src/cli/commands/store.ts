@@ -11,6 +11,7 @@ import type { Operator } from '../../core/operator.js';
 import type { StoreSelection } from '../../core/store/select.js';
 import type { PgStatus } from '../../core/store/pg/index.js';
 import { action, type Context } from '../context.js';
+import { examples } from '../help.js';
 
 type FileStatus = { engine: 'file'; folder: string };
 
@@ -101,21 +102,23 @@ async function migrate(ctx: Context): Promise<void> {
 }
 
 export function storeCommand(): Command {
-  const cmd = new Command('store').description('the desk store: local files, or the team store on PostgreSQL (PDESK_STORE_URL)');
+  const cmd = new Command('store')
+    .description('the desk store: local files, or the team store on PostgreSQL (PDESK_STORE_URL)')
+    .addHelpText('after', examples('pdesk store status', 'pdesk store migrate --dry-run'));
   cmd
     .command('status')
     .description('which store, where (password hidden), reachable, schema version and pending migrations, and the operator')
+    .addHelpText('after', examples('pdesk store status', 'PDESK_STORE_URL=postgres://alice:…@db.example/pdesk pdesk store status --json'))
     .action(action(async (ctx) => status(ctx)));
   cmd
     .command('migrate')
     .description('apply pending migrations to the team store (with --dry-run: list them); run by the database owner')
     .addHelpText(
       'after',
-      [
-        '',
-        'The team store also applies pending migrations on first use. Example:',
-        '  PDESK_STORE_URL=postgres://pdesk_owner:…@db.example:5432/pdesk pdesk store migrate',
-      ].join('\n'),
+      `\nThe team store also applies pending migrations on first use.\n${examples(
+        'pdesk store migrate --dry-run',
+        'PDESK_STORE_URL=postgres://owner:…@db.example/pdesk pdesk store migrate',
+      )}`,
     )
     .action(action(async (ctx) => migrate(ctx)));
   return cmd;
