@@ -117,7 +117,9 @@ describe('a redirect is never a success', () => {
     expect(r.stderr).toContain(`was redirected to ${peer.movedUrl.portal}/Communication (HTTP 307 Temporary Redirect)`);
     expect(readFileSync(summary.failedCsv, 'utf8')).toContain('307');
     expect(
-      (await peer.repos.portal.searchResources({ resourceType: 'Communication' })).filter((c) => (c as { topic?: { text?: string } }).topic?.text === 'News'),
+      (await peer.repos.portal.searchResources({ resourceType: 'Communication' })).filter(
+        (c) => (c as { topic?: { text?: string } }).topic?.text === 'News',
+      ),
     ).toHaveLength(0);
 
     peer.set({ redirect: undefined });
@@ -125,7 +127,9 @@ describe('a redirect is never a success', () => {
     const again = await run(args, { configDir: dir });
     expect(again.code, again.stderr).toBe(0);
     expect(again.json()).toMatchObject({ sent: 6, failed: 0, uncertain: 0 });
-    const sent = (await peer.repos.portal.searchResources({ resourceType: 'Communication' })).filter((c) => (c as { topic?: { text?: string } }).topic?.text === 'News');
+    const sent = (await peer.repos.portal.searchResources({ resourceType: 'Communication' })).filter(
+      (c) => (c as { topic?: { text?: string } }).topic?.text === 'News',
+    );
     expect(sent).toHaveLength(6);
   });
 

@@ -29,7 +29,10 @@ function profileOf(practice: Record<string, unknown>, more: Record<string, unkno
 const name = (op: string | undefined, method: string, url: string) => `${op ? `${op} ` : ''}${method} ${new URL(url).pathname}`;
 const headers = { accept: 'application/fhir+json', authorization: `Bearer ${TOKEN}`, 'X-Api-Key': 'k-1234', 'x-version': '2' };
 const req = (method: string, url: string) => ({ op: 'A4' as const, party: 'practice' as const, method, url, headers });
-const moved = (status: number, location?: string) => ({ status, headers: (location === undefined ? {} : { location }) as Record<string, string> });
+const moved = (status: number, location?: string) => ({
+  status,
+  headers: (location === undefined ? {} : { location }) as Record<string, string>,
+});
 
 async function redirectError(f: () => unknown): Promise<RedirectError> {
   let e: unknown;

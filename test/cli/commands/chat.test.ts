@@ -168,7 +168,9 @@ describe('chat send (C1) and reply (C3)', () => {
     try {
       const r = await runPdesk(['chat', 'send', '--thread', 'enc-1', '--text', 'x', ...PEOPLE], { configDir: dir });
       expect(r.code).toBe(5);
-      expect(r.stderr).toMatch(/^pdesk: C1 \(POST \/Communication\) was redirected to http:\/\/127\.0\.0\.1:\d+\/elsewhere \(HTTP 302 Found\) and not sent again, so it was not done: /);
+      expect(r.stderr).toMatch(
+        /^pdesk: C1 \(POST \/Communication\) was redirected to http:\/\/127\.0\.0\.1:\d+\/elsewhere \(HTTP 302 Found\) and not sent again, so it was not done: /,
+      );
       expect(lines(threadStorePath(dir, 'sandbox'))).toEqual([]);
     } finally {
       await new Promise((r) => server.close(r));
