@@ -116,7 +116,8 @@ export function reportError(e: unknown, verbose: boolean, args: readonly string[
     const message = e instanceof FieldError ? e.render(flagOf) : e.message;
     write(`pdesk: ${fromBody ? `--body: ${message}` : message}`);
     for (const d of e.details) write(`  ${d}`);
-    if (verbose && e.stack) write(e.stack);
+    // An HTTP, contract, network or usage error is expected and fully said above; a stack helps only for a fault.
+    if (verbose && e.stack && e.exitCode === ExitCode.unexpected) write(e.stack);
     return e.exitCode;
   }
   write(`pdesk: unexpected error: ${(e as Error)?.message ?? String(e)}`);
@@ -159,6 +160,7 @@ export async function runProgram(argv: readonly string[], deps: Deps): Promise<P
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {
     error = e;
+    contextOfRun(program)?.nameRequest(e);
     code = reportError(e, args.includes('--verbose'), args, deps.io);
   }
   const context = contextOfRun(program);

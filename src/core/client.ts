@@ -7,13 +7,27 @@ import type { Profile } from '../profiles/schema.js';
 import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
-import { ConfigError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
+import {
+  ConfigError,
+  ContractError,
+  ExitCode,
+  HttpError,
+  IncompleteListError,
+  NetworkError,
+  PdeskError,
+  excerpt,
+  statusLine,
+} from './errors.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON, OPS } from './ops.js';
 import { baseUrlFor, headersFor, resolveRoute } from './routes.js';
 import { type Transport, retryAfterMs, type TlsFiles } from './transport.js';
 import { createTransport } from './transport-default.js';
+import { DEFAULT_LIMITS, ReadBudget, responseBytes } from './bounds.js';
+import { ACCEPT_ENCODING } from './decode.js';
+import { nextPageUrl } from './paging.js';
+import { type Hop, followRedirect, isRedirect } from './redirect.js';
 
 export const USER_AGENT = 'pdesk/0.1';
 export const DEFAULT_LIMIT = 1000;
@@ -73,6 +87,10 @@ export interface ApiResult {
   headers: Record<string, string>;
   /** Parsed JSON body, or undefined when the server sent none. */
   body: unknown;
+  /** The body's size in bytes, decoded (not counted for a status-only call). */
+  bytes?: number;
+  /** The redirects a GET followed to get this answer (decisions.md §3, "Redirects"). */
+  redirects?: Hop[];
 }
 
 export interface CallOptions {
@@ -160,6 +178,11 @@ export interface ClientOptions {
    * ends up with twice as many sockets as requests in flight, which costs both sides CPU.
    */
   connections?: number;
+  /**
+   * One read budget (bytes and pages, src/core/bounds.ts) for every list this client reads, as a `check` run has;
+   * by default each list gets its own from the profile's `limits`.
+   */
+  readBudget?: ReadBudget;
 }
 
 /** `content-type` → `Content-Type` for --verbose lines (curl style). */
@@ -197,6 +220,20 @@ function notJson(res: { text: string; headers: Record<string, string> }): Contra
   ]);
 }
 
+/** The audit record of a write answered 3xx: its status, and why it was not done. */
+function redirectRecord(res: { ms: number; status: number; headers: Record<string, string> }) {
+  const to = res.headers.location;
+  return {
+    ms: res.ms,
+    status: res.status,
+    error: {
+      name: 'RedirectError',
+      code: 'REDIRECT',
+      message: `redirected${to ? ` to ${redact(to)}` : ''}; not sent again, not done`,
+    },
+  };
+}
+
 function kB(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
 }
@@ -219,6 +256,7 @@ export class PdeskClient {
         retriesMax: profile.retries?.max,
         log: opts.log,
         connections: opts.connections,
+        maxResponseBytes: responseBytes(profile),
       });
   }
 
@@ -245,7 +283,7 @@ export class PdeskClient {
   ): Promise<Record<string, string>> {
     // Header names are case-insensitive: each is set once, whatever its spelling in the profile. Profile
     // headers override the defaults; the operation's content type and the auth setting override them.
-    const h: Record<string, string> = { accept: FHIR_JSON, 'user-agent': USER_AGENT };
+    const h: Record<string, string> = { accept: FHIR_JSON, 'accept-encoding': ACCEPT_ENCODING, 'user-agent': USER_AGENT };
     for (const [k, v] of Object.entries(extra)) {
       // A credential in a profile header (an API key) is a secret like a token: redacted wherever it shows.
       if (isSecretHeader(k)) registerSecret(v);
@@ -312,18 +350,24 @@ export class PdeskClient {
     return this.exchange({ party, method: method.toUpperCase(), url, headers, body }, o);
   }
 
-  /** Follow a Bundle `next` link; only links on the same origin as the party's base URL are followed. */
-  async next(opId: OpId, url: string, o: { signal?: AbortSignal } = {}): Promise<ApiResult | undefined> {
+  /**
+   * Follow a Bundle `next` link, on the API's own origin (src/core/paging.ts): a link on another origin is asked on
+   * the profile's origin when `paging.rewriteOrigin` allows it, else an IncompleteListError (exit 6).
+   */
+  async next(opId: OpId, url: string, o: { signal?: AbortSignal } = {}): Promise<ApiResult> {
     const route = resolveRoute(this.profile, opId);
-    const base = new URL(route.url);
-    const abs = new URL(url, base);
-    if (abs.origin !== base.origin) {
-      this.opts.log?.(`not following next link to another origin: ${redact(abs.origin)}`);
-      return undefined;
-    }
+    const target = nextPageUrl(this.profile, baseUrlFor(this.profile, route.party, OPS[opId].api), route.url, url, this.opts.log);
     const headers = await this.headers(route.party, route.headers);
-    return this.exchange({ op: opId, party: route.party, method: 'GET', url: abs.toString(), headers }, o);
+    return this.exchange({ op: opId, party: route.party, method: 'GET', url: target, headers }, o);
   }
+
+  /** The last request answered (its operation, method and URL): what an answer that breaks the interface came from. */
+  get lastAnswered(): { op?: OpId; method: string; url: string } | undefined {
+    const d = this.answered;
+    return d && { op: d.op, method: d.method, url: redact(d.url) };
+  }
+
+  private answered?: Outgoing;
 
   /** True when only GET is sent: the profile is `readOnly`, or the client was made read-only (`--read-only`). */
   get readOnly(): boolean {
@@ -432,7 +476,15 @@ export class PdeskClient {
 
   private async exchange(
     d: Outgoing,
-    o: { readForWrite?: boolean; signal?: AbortSignal; audited?: (durable: Promise<void>) => void; json?: string; statusOnly?: boolean },
+    o: {
+      readForWrite?: boolean;
+      signal?: AbortSignal;
+      audited?: (durable: Promise<void>) => void;
+      json?: string;
+      statusOnly?: boolean;
+      /** The redirects followed so far to get here (a GET's). */
+      hops?: Hop[];
+    },
   ): Promise<ApiResult> {
     const party = d.party;
     // --dry-run first: the request is printed even where it would be refused.
@@ -494,7 +546,8 @@ export class PdeskClient {
     if (audit) {
       // try/catch rather than .catch(): no handler made per answered write (a bulk send makes thousands a second).
       try {
-        const durable = this.record(audit, d, o, bodyText, started, res);
+        // A write answered 3xx was not done: its record says so beside the status (decisions.md §15).
+        const durable = this.record(audit, d, o, bodyText, started, isRedirect(res.status) ? redirectRecord(res) : res);
         if (durable) await durable;
       } catch (ae) {
         throw new PdeskError(
@@ -516,6 +569,9 @@ export class PdeskClient {
     log?.(
       `← ${statusLine(res.status)} (${res.ms} ms, ${kB(Buffer.byteLength(res.text))}${res.attempts > 1 ? `, ${res.attempts} attempts` : ''})`,
     );
+    this.answered = d;
+    // A redirect is never the answer: a GET may follow it (src/core/redirect.ts), anything else stops here.
+    if (isRedirect(res.status)) return this.redirected(d, res, o);
     if (o.statusOnly && res.status < 400) {
       if (!looksLikeJson(res.text)) throw notJson(res);
       return { status: res.status, headers: res.headers, body: undefined };
@@ -533,6 +589,7 @@ export class PdeskClient {
     if (res.status >= 400) {
       const outcome = parsed ? asOutcome(body) : undefined;
       const err = new HttpError(res.status, {
+        op: d.op,
         method: d.method,
         url: redact(d.url),
         outcome,
@@ -549,7 +606,21 @@ export class PdeskClient {
       throw err;
     }
     if (res.text.trim() !== '' && !parsed) throw notJson(res);
-    return { status: res.status, headers: res.headers, body };
+    const result: ApiResult = { status: res.status, headers: res.headers, body, bytes: Buffer.byteLength(res.text) };
+    if (o.hops?.length) result.redirects = o.hops;
+    return result;
+  }
+
+  /** A 3xx: the next request of a GET that may follow it, or the RedirectError that ends the call. */
+  private redirected(
+    d: Outgoing,
+    res: import('./transport.js').RawResponse,
+    o: Parameters<PdeskClient['exchange']>[1],
+  ): Promise<ApiResult> {
+    const hops = o.hops ?? [];
+    const next = followRedirect(this.profile, d, res, hops, (op, method, url) => this.what(op, method, url));
+    this.opts.log?.(`↪ following ${statusLine(res.status)} to ${redact(next.url)}`);
+    return this.exchange({ ...d, url: next.url, headers: next.headers }, { ...o, hops: [...hops, next.hop] });
   }
 
   /**
@@ -604,8 +675,8 @@ export class PdeskClient {
   }
 }
 
-/** The most pages one list reads, whatever --limit says: a server that pages without end is stopped here (exit 6). */
-export const MAX_PAGES = 10_000;
+/** The most pages one list reads by default (the profile's `limits.pages`), whatever --limit says. */
+export const MAX_PAGES = DEFAULT_LIMITS.pages;
 /** Empty pages in a row, each with a `next` link, after which a server is taken to page without end (exit 6). */
 export const MAX_EMPTY_PAGES = 10;
 
@@ -614,10 +685,17 @@ export interface PageBounds {
   maxEmptyPages?: number;
 }
 
+/** `12 resources read on 2 pages`. */
+function readSoFar(resources: number, pages: number): string {
+  return `${resources} resource${resources === 1 ? '' : 's'} read on ${pages} page${pages === 1 ? '' : 's'}`;
+}
+
 /**
  * Read every page of a list until `limit` resources (0 = no limit), parsing each page with `parsePage`. Pages are
- * bounded as well as resources: a `next` link seen before ends the list, and a server that keeps sending `next`
- * links (empty pages, or more than MAX_PAGES pages) is a ContractError naming how many pages it sent.
+ * bounded as well as resources: a `next` link seen before ends the list; a server that keeps sending `next` links
+ * (empty pages) is a ContractError naming how many pages it sent; the profile's read bounds (`limits.pages`,
+ * `limits.readMB`, src/core/bounds.ts) and a `next` link pdesk may not follow (src/core/paging.ts) are an
+ * IncompleteListError. An answer that breaks the interface names the request of its page.
  */
 export async function readPages<T>(
   client: PdeskClient,
@@ -627,8 +705,8 @@ export async function readPages<T>(
   limit = DEFAULT_LIMIT,
   bounds: PageBounds = {},
 ): Promise<T[]> {
-  const maxPages = bounds.maxPages ?? MAX_PAGES;
   const maxEmpty = bounds.maxEmptyPages ?? MAX_EMPTY_PAGES;
+  const budget = client.opts?.readBudget ?? ReadBudget.of(client.profile, { maxPages: bounds.maxPages });
   const out: T[] = [];
   let res: ApiResult | undefined = await client.call(opId, first);
   const seen = new Set<string>();
@@ -636,7 +714,16 @@ export async function readPages<T>(
   let emptyInARow = 0;
   while (res) {
     pages += 1;
-    const page = parsePage(res.body);
+    budget.count(res.bytes);
+    let page: { items: T[]; next?: string };
+    try {
+      page = parsePage(res.body);
+    } catch (e) {
+      const at = client.lastAnswered;
+      if (e instanceof ContractError && at)
+        e.details.push(`request: ${at.op ? `${at.op} ` : ''}${at.method} ${at.url}${pages > 1 ? ` (page ${pages})` : ''}`);
+      throw e;
+    }
     for (const item of page.items) {
       if (limit > 0 && out.length >= limit) return out;
       out.push(item);
@@ -649,12 +736,14 @@ export async function readPages<T>(
         `the server sent ${emptyInARow} empty pages in a row, each with a new next link (it pages without end)`,
         [`${pages} pages read; ${out.length} resources so far. Nothing more was asked for.`],
       );
-    if (pages >= maxPages)
-      throw new ContractError('$.link', `the server still sends a next link after ${pages} pages (pdesk reads at most ${maxPages})`, [
-        `${out.length} resources read. Narrow the search, or use --limit to read fewer.`,
-      ]);
+    budget.next(readSoFar(out.length, pages));
     seen.add(page.next);
-    res = await client.next(opId, page.next, { signal: first.signal });
+    try {
+      res = await client.next(opId, page.next, { signal: first.signal });
+    } catch (e) {
+      if (e instanceof IncompleteListError) e.details.unshift(`${readSoFar(out.length, pages)}; the rest were not asked for.`);
+      throw e;
+    }
   }
   return out;
 }

@@ -80,11 +80,11 @@ export class HttpError extends PdeskError {
   readonly bodyExcerpt?: string;
   /** The answer's Retry-After, in milliseconds, when it had one (a bulk send waits it out after a 429). */
   retryAfterMs?: number;
-  constructor(status: number, info: { method: string; url: string; outcome?: OperationOutcome; bodyExcerpt?: string }) {
+  constructor(status: number, info: { op?: string; method: string; url: string; outcome?: OperationOutcome; bodyExcerpt?: string }) {
     const details: string[] = [];
     if (info.outcome) details.push(...renderOutcome(info.outcome));
     else if (info.bodyExcerpt) details.push(info.bodyExcerpt);
-    details.push(`request: ${info.method} ${info.url}`);
+    details.push(`request: ${info.op ? `${info.op} ` : ''}${info.method} ${info.url}`);
     super(statusLine(status), status >= 500 ? ExitCode.server : ExitCode.client, details);
     this.status = status;
     this.outcome = info.outcome;
@@ -123,4 +123,43 @@ export class BodyError extends UsageError {
 export function excerpt(text: string, max = 200): string {
   const flat = sanitize(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** Bytes as the profile's limits give them: `64 MB` (MiB), `0.5 MB`. */
+export function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : Number(mb.toFixed(mb < 1 ? 3 : 1))} MB`;
+}
+
+/**
+ * A 3xx answer (exit 5): a redirect is never a success. A write is never sent again to the new place; a GET that
+ * may not follow it (another origin, too many hops) stops here too. `location` is the absolute target, if any.
+ */
+export class RedirectError extends PdeskError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly location: string | undefined,
+    details: string[] = [],
+  ) {
+    super(message, ExitCode.server, details);
+  }
+}
+
+/**
+ * A list that could not be read whole (exit 6): a `next` link pdesk may not follow, or a read bound reached. A
+ * partial list is never printed as if it were whole.
+ */
+export class IncompleteListError extends PdeskError {
+  constructor(message: string, details: string[] = []) {
+    super(message, ExitCode.contract, details);
+  }
+}
+
+/** An answer larger than the profile's bound on one answer (`limits.responseMB`, decoded size; exit 6). */
+export class TooLargeError extends PdeskError {
+  readonly code = 'TOO_LARGE';
+  constructor(message: string, details: string[] = [], cause?: unknown) {
+    super(message, ExitCode.contract, details, { cause });
+  }
 }

@@ -164,6 +164,11 @@ export function curlScript(trace: Pick<Trace, 'exchanges'>): CurlScript {
         }
         continue;
       }
+      // pdesk decodes compressed answers; curl does with --compressed (a bare header would print the raw bytes).
+      if (name.toLowerCase() === 'accept-encoding') {
+        parts.push('--compressed');
+        continue;
+      }
       if (value.includes(REDACTED)) lost = true;
       parts.push('-H', shellQuote(`${name}: ${value}`));
     }

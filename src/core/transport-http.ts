@@ -8,6 +8,7 @@
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
+import { BodyDecoder } from './decode.js';
 import {
   type Answer,
   CONNECT_TIMEOUT_CODE,
@@ -57,6 +58,7 @@ export class HttpTransport extends RetryingTransport {
       let settled = false;
       let connectTimer: NodeJS.Timeout | undefined;
       let request: ClientRequest | undefined;
+      let decoder: BodyDecoder | undefined;
       // Ends the request at once, also one still waiting for a connection of the agent.
       const onAbort = () => finish(codeError('The request was aborted.', 'ABORT_ERR'));
       const finish = (e: Error | undefined, answer?: Answer) => {
@@ -65,6 +67,7 @@ export class HttpTransport extends RetryingTransport {
         clearTimeout(connectTimer);
         deadline.unwatch(req.signal, onAbort);
         if (e) {
+          decoder?.destroy();
           request?.destroy();
           reject(e);
         } else resolve(answer!);
@@ -103,14 +106,19 @@ export class HttpTransport extends RetryingTransport {
       request.on('response', (res) => {
         const tooLarge = () => finish(codeError('Response content exceeded max size', TOO_LARGE_CODE));
         if (Number(res.headers['content-length']) > max) return tooLarge();
+        const answered = (chunks: Buffer[], length: number) =>
+          finish(undefined, { status: res.statusCode ?? 0, headers: headersOf(res), text: answerText(chunks, length) });
+        // A compressed body is decoded as it arrives, the bound applied to what comes out (src/core/decode.ts).
+        decoder = BodyDecoder.for(res.headers['content-encoding'], max, answered, (e) => finish(e));
         const chunks: Buffer[] = [];
         let length = 0;
         res.on('data', (chunk: Buffer) => {
           length += chunk.length;
           if (length > max) return tooLarge();
-          chunks.push(chunk);
+          if (decoder) decoder.write(chunk);
+          else chunks.push(chunk);
         });
-        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, headers: headersOf(res), text: answerText(chunks, length) }));
+        res.on('end', () => (decoder ? decoder.end() : answered(chunks, length)));
         res.on('error', (e) => finish(e));
         // The connection closed before the whole body arrived.
         res.on('close', () => {

@@ -7,6 +7,7 @@
  * never makes one never loads it.
  */
 import type { Dispatcher, Pool } from 'undici';
+import { BodyDecoder } from './decode.js';
 import {
   type Answer,
   type Deadline,
@@ -68,12 +69,15 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] = [];
   private length = 0;
   private ended = false;
+  /** Decodes a compressed body as it arrives, bounded by the decoded size (src/core/decode.ts). */
+  private decoder?: BodyDecoder;
 
   constructor(
     private readonly resolve: (a: Answer) => void,
     private readonly reject: (e: unknown) => void,
     private readonly deadline: Deadline,
     private readonly signal: AbortSignal | undefined,
+    private readonly maxBytes: number,
   ) {
     deadline.watch(signal, this.abort); // end() unwatches
   }
@@ -100,6 +104,8 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     this.status = 0;
     this.chunks = [];
     this.length = 0;
+    this.decoder?.destroy();
+    this.decoder = undefined;
     const reason = this.reason();
     if (reason) controller.abort(reason);
   }
@@ -108,20 +114,40 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     if (status < 200) return; // an informational answer (100 Continue, 103 Early Hints): the real one follows
     this.status = status;
     this.headers = flatHeaders(headers);
+    const encoding = this.headers['content-encoding'];
+    if (encoding) this.decoder = BodyDecoder.for(encoding, this.maxBytes, this.decoded, this.undecodable);
   }
 
   onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.decoder) {
+      this.decoder.write(chunk);
+      return;
+    }
     this.chunks.push(chunk);
     this.length += chunk.length;
   }
 
   onResponseEnd(): void {
-    if (this.end()) this.resolve({ status: this.status, headers: this.headers, text: answerText(this.chunks, this.length) });
+    if (this.decoder) this.decoder.end();
+    else this.decoded(this.chunks, this.length);
   }
 
   onResponseError(_c: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.decoder?.destroy();
     if (this.end()) this.reject(error);
   }
+
+  private readonly decoded = (chunks: Buffer[], length: number): void => {
+    if (this.end()) this.resolve({ status: this.status, headers: this.headers, text: answerText(chunks, length) });
+  };
+
+  /** Decoding failed (past the bound, corrupt data): the request ends with that error, whatever undici is doing. */
+  private readonly undecodable = (e: Error): void => {
+    if (this.ended) return;
+    // Still reading: aborting ends the request and undici reports the error through onResponseError.
+    if (this.controller && !this.controller.aborted) this.controller.abort(e);
+    if (this.end()) this.reject(e);
+  };
 
   /** The first end only (an error after the end, or a second error, is not reported twice). */
   private end(): boolean {
@@ -184,7 +210,7 @@ export class PoolTransport extends RetryingTransport {
   private dispatch(PoolCtor: PoolClass, url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
     const pool = this.pool(PoolCtor, url, req.tls);
     return new Promise<Answer>((resolve, reject) => {
-      const reader = new AnswerReader(resolve, reject, deadline, req.signal);
+      const reader = new AnswerReader(resolve, reject, deadline, req.signal, this.opts.maxResponseBytes);
       if (deadline.aborted || req.signal?.aborted) reader.abort();
       else pool.dispatch({ path, method: req.method as 'GET', headers: req.headers, body: req.body }, reader);
     });

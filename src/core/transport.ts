@@ -10,7 +10,7 @@
  * then never load undici. `createTransport` (transport-default.ts) gives the one this process chose.
  */
 import { EventEmitter } from 'node:events';
-import { NetworkError, statusLine } from './errors.js';
+import { ContractError, NetworkError, TooLargeError, megabytes, statusLine } from './errors.js';
 import { redact } from './redact.js';
 import { tlsFailure } from './tls-failure.js';
 
@@ -28,6 +28,7 @@ export interface TransportOptions {
   log?: (line: string) => void;
   /** For tests: replace the wait between retries. */
   sleep?: (ms: number) => Promise<void>;
+  /** The most bytes one answer's body may have, decoded (a compressed answer is counted as it is inflated). */
   maxResponseBytes?: number;
   connections?: number;
 }
@@ -82,6 +83,10 @@ const CONNECTION_CODES = new Set([
 ]);
 export const CONNECT_TIMEOUT_CODE = 'UND_ERR_CONNECT_TIMEOUT';
 export const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+/** An answer whose body cannot be decoded (an unknown Content-Encoding, corrupt compressed data): src/core/decode.ts. */
+export const DECODE_CODE = 'PDESK_BAD_ENCODING';
+/** The default bound on one answer's body (decoded): the profile's `limits.responseMB`. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export const MAX_RETRY_AFTER_MS = 10_000;
 const BASE_BACKOFF_MS = 200;
 
@@ -238,7 +243,7 @@ export abstract class RetryingTransport implements Transport {
       retriesMax: opts.retriesMax ?? 2,
       log: opts.log,
       sleep: opts.sleep ?? defaultSleep,
-      maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024 * 1024,
+      maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       connections: opts.connections ?? 64,
     };
     this.deadlines = new DeadlineClock(this.opts.requestMs);
@@ -289,6 +294,9 @@ export abstract class RetryingTransport implements Transport {
           await this.opts.sleep(wait);
           continue;
         }
+        // An answer came, but pdesk does not read it: not a connection problem (decisions.md §3, "Bounds").
+        if (code === TOO_LARGE_CODE) throw this.tooLarge(url, req, e);
+        if (code === DECODE_CODE) throw new ContractError('$', (e as Error).message, [`request: ${req.method} ${redact(req.url)}`]);
         // A failed TLS handshake in one plain sentence, never OpenSSL's text (tls-failure.ts).
         const tlsProblem = await tlsFailure(e, code, url, req.tls, this.opts.connectMs);
         if (tlsProblem) throw new NetworkError(tlsProblem, [`${req.method} ${redact(req.url)}`], code, e);
@@ -311,5 +319,17 @@ export abstract class RetryingTransport implements Transport {
       }
       return { status, headers, text: answer.text, ms: Date.now() - started, attempts: attempt + 1 };
     }
+  }
+
+  /** An answer over the size bound, naming the bound and the profile setting that sets it. */
+  private tooLarge(url: URL, req: RawRequest, cause: unknown): TooLargeError {
+    const details = [`request: ${req.method} ${redact(req.url)}`];
+    if (!isIdempotent(req.method)) details.push('The request was sent and answered: check before sending it again.');
+    details.push('If answers this large are expected, raise limits.responseMB in the profile.');
+    return new TooLargeError(
+      `The answer from ${url.origin} is larger than ${megabytes(this.opts.maxResponseBytes)}, the most pdesk reads in one answer (limits.responseMB).`,
+      details,
+      cause,
+    );
   }
 }

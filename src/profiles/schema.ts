@@ -122,6 +122,22 @@ export const Profile = z.strictObject({
   retries: z.optional(z.strictObject({ max: z.optional(z.number().check(z.int(), z.gte(0), z.lte(10))) })),
   /** The write audit trail (`audit/<profile>.ndjson`): `bodies: false` records each write without its body. */
   audit: z.optional(z.strictObject({ bodies: z.optional(z.boolean()) })),
+  /**
+   * Paging (decisions.md §3): `rewriteOrigin` follows a `next` link on another origin on the profile's own origin
+   * instead (default: when the link's path is under the profile's base path).
+   */
+  paging: z.optional(z.strictObject({ rewriteOrigin: z.optional(z.boolean()) })),
+  /**
+   * Read bounds (decisions.md §3, "Bounds"): `responseMB` for one answer (decoded), `readMB` and `pages` for all the
+   * pages a command reads (a list, a `check` run). Defaults in src/core/bounds.ts.
+   */
+  limits: z.optional(
+    z.strictObject({
+      responseMB: z.optional(z.number().check(z.positive(), z.lte(4096))),
+      readMB: z.optional(z.number().check(z.positive(), z.lte(65_536))),
+      pages: z.optional(z.number().check(z.int(), z.positive(), z.lte(1_000_000))),
+    }),
+  ),
   /** Bulk sends: `rate`, the most requests per second (`--rate` overrides it). */
   bulk: z.optional(z.strictObject({ rate: z.optional(z.number().check(z.positive(), z.lte(100_000))) })),
   /** Defaults for `pdesk check` (cli.md "Live systems"): the options of the same names override them. */

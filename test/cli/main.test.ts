@@ -236,7 +236,7 @@ describe('server answers', () => {
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toBe('pdesk: HTTP 409 Conflict');
     expect(lines[1]).toBe('  error conflict: Slot s-1 is not free');
-    expect(lines[2]).toBe(`  request: POST ${origin}/practice/Appointment`);
+    expect(lines[2]).toBe(`  request: A6 POST ${origin}/practice/Appointment`);
     expect(r.stdout).toBe('');
     noStack(r);
   });
@@ -247,7 +247,7 @@ describe('server answers', () => {
     expect(r.code).toBe(4);
     expect(r.stderr.split('\n').slice(0, 2)).toEqual([
       'pdesk: HTTP 404 Not Found',
-      `  request: GET ${origin}/practice/ValueSet?service-category=gp`,
+      `  request: A1 GET ${origin}/practice/ValueSet?service-category=gp`,
     ]);
   });
 
@@ -450,6 +450,40 @@ describe('retries', () => {
     expect(r.stderr).not.toContain('retry');
     expect(received).toHaveLength(1);
     expect(received[0]!.method).toBe('POST');
+    noStack(r); // an expected HTTP error: no stack trace, even with --verbose
+  });
+});
+
+describe('an answer that breaks the interface names the request it came from', () => {
+  it('a list: the operation, method and URL of the page (and its number after the first), no stack trace with --verbose', async () => {
+    const { start: _s, ...noStart } = slot();
+    handler = (q, res) =>
+      q.url!.includes('page=2')
+        ? send(res, 200, { resourceType: 'Bundle', entry: [{ resource: noStart }] })
+        : send(res, 200, {
+            resourceType: 'Bundle',
+            entry: [{ resource: slot() }],
+            link: [{ relation: 'next', url: `${origin}/practice/Slot?page=2` }],
+          });
+    const r = await run(['slots', 'list', '--service-category', GP, '--from', '2026-03-01', '--to', '2026-03-07', '--verbose']);
+    expect(r.code).toBe(6);
+    const lines = r.stderr.trimEnd().split('\n');
+    const at = lines.indexOf(
+      "pdesk: The server's answer does not match the interface at $.entry[0].resource.start: required field is missing.",
+    );
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines[at + 1]).toBe(`  request: A4 GET ${origin}/practice/Slot?page=2 (page 2)`);
+    expect(r.stdout).toBe('');
+    noStack(r);
+  });
+
+  it('one resource read (M2): the request is named too', async () => {
+    handler = (_q, res) => send(res, 200, { resourceType: 'MedicationRequest', id: 'mr-1' });
+    const r = await run(['medications', 'show', 'mr-1', '--verbose']);
+    expect(r.code).toBe(6);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('  request: '))).toEqual([`  request: M2 GET ${origin}/practice/MedicationRequest/mr-1`]);
+    noStack(r);
   });
 });
 
@@ -468,6 +502,7 @@ describe('a server that pages without end', () => {
       expect(r.stderr.split('\n')).toEqual([
         "pdesk: The server's answer does not match the interface at $.link: the server sent 10 empty pages in a row, each with a new next link (it pages without end).",
         '  10 pages read; 0 resources so far. Nothing more was asked for.',
+        `  request: A5 GET ${origin}/practice/Appointment?page=9`,
         '',
       ]);
       expect(r.stdout).toBe('');

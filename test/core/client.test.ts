@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { DryRunStop, MAX_EMPTY_PAGES, PdeskClient, type RequestDescription, readPages } from '../../src/core/client.js';
-import { ContractError, ExitCode, HttpError } from '../../src/core/errors.js';
+import { ContractError, ExitCode, HttpError, IncompleteListError } from '../../src/core/errors.js';
 import { setDefaultTransport } from '../../src/core/transport-default.js';
 import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
@@ -183,7 +183,7 @@ describe('Retry-After', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(n).toBe(1);
     expect(e.message).toBe('HTTP 503 Service Unavailable');
-    expect(e.details).toEqual(['busy', 'The server asks to try again in 120 s.', `request: GET ${s.url}/PractitionerRole`]);
+    expect(e.details).toEqual(['busy', 'The server asks to try again in 120 s.', `request: A2 GET ${s.url}/PractitionerRole`]);
   });
 });
 
@@ -249,13 +249,18 @@ describe('readPages: pages are bounded, not only resources', () => {
     expect(s.received).toHaveLength(13);
   });
 
-  it('full pages without end stop at the page bound with a ContractError naming it', async () => {
+  it('full pages without end stop at the page bound with an IncompleteListError (exit 6) naming it', async () => {
     const s = await stubServer((_q, res, { n }) => bundle(res, [{ id: `r${n}` }], `/p/${n}`));
-    const e = await contractError(readPages(clientFor(s.url), 'A5', {}, page, 0, { maxPages: 25 }));
-    expect(e.message).toBe(
-      "The server's answer does not match the interface at $.link: the server still sends a next link after 25 pages (pdesk reads at most 25).",
+    const e = await failure(readPages(clientFor(s.url), 'A5', {}, page, 0, { maxPages: 25 }));
+    expect(e).toBeInstanceOf(IncompleteListError);
+    expect((e as IncompleteListError).exitCode).toBe(ExitCode.contract);
+    expect(e.message).toMatch(
+      /^The list is incomplete: the server still links a next page after 25 pages \([\d.]+ MB\), and pdesk reads at most 25 pages \(limits\.pages\)\.$/,
     );
-    expect(e.details).toEqual(['25 resources read. Narrow the search, or use --limit to read fewer.']);
+    expect((e as IncompleteListError).details).toEqual([
+      '25 resources read on 25 pages; nothing more was asked for.',
+      'Narrow the search or read fewer resources; raise limits.pages in the profile if lists this long are expected.',
+    ]);
     expect(s.received).toHaveLength(25);
   });
 

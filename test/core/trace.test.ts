@@ -119,6 +119,17 @@ describe('curlScript', () => {
     expect(echoed).toBe(body);
   });
 
+  it('the Accept-Encoding pdesk sends becomes --compressed, so that curl decodes the answer as pdesk did', () => {
+    const s = curlScript({
+      exchanges: [
+        { line: 1, exchange: exchange({ requestHeaders: { accept: 'application/fhir+json', 'accept-encoding': 'gzip, deflate, br' } }) },
+      ],
+    });
+    const cmd = s.lines.find((l) => l.startsWith('curl '))!;
+    expect(cmd).toContain(" -H 'accept: application/fhir+json' --compressed");
+    expect(cmd).not.toContain('accept-encoding');
+  });
+
   it('says so when a secret pdesk redacted (***) sits in a URL or body: it cannot be put back', () => {
     const s = curlScript({ exchanges: [{ line: 1, exchange: exchange({ requestBody: '{"note":"***"}' }) }] });
     expect(s.lines.find((l) => l.startsWith('# 2026'))).toContain('a secret pdesk redacted as *** is left out: put it back by hand');

@@ -7,8 +7,9 @@
 import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { type AddressInfo, type Socket, createServer as createNetServer } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { ExitCode, NetworkError } from '../../src/core/errors.js';
+import { ContractError, ExitCode, NetworkError, TooLargeError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';
 import {
   type Deadline,
@@ -32,6 +33,17 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/fhir+json', ...headers });
   res.end(JSON.stringify(body));
 };
+
+async function tooLarge(p: Promise<unknown>): Promise<TooLargeError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(TooLargeError);
+  expect(e).not.toBeInstanceOf(NetworkError);
+  expect((e as TooLargeError).exitCode).toBe(ExitCode.contract);
+  return e as TooLargeError;
+}
 
 async function networkError(p: Promise<unknown>): Promise<NetworkError> {
   const e = await p.then(
@@ -328,20 +340,96 @@ describe.each(TRANSPORTS)('%s', (_name, Impl) => {
       expect(JSON.parse(r.text)).toEqual({ id: 'n1' });
     });
 
-    it('a response larger than maxResponseBytes is refused, announced or chunked (not retried)', async () => {
+    it('a response larger than maxResponseBytes is refused, announced or chunked (not retried), as too large: not as "Cannot reach"', async () => {
       const s = await stubServer((_q, res, { n }) => {
-        if (n === 1) return json(res, 200, { big: 'x'.repeat(10_000) });
+        if (n === 1) return json(res, 200, { big: 'x'.repeat(2_000_000) });
         res.writeHead(200, { 'content-type': 'application/fhir+json' }); // chunked: no content-length
-        for (let i = 0; i < 10; i++) res.write('x'.repeat(500));
+        for (let i = 0; i < 10; i++) res.write('x'.repeat(200_000));
         res.end();
       });
-      const { t } = transport({ maxResponseBytes: 1000 });
+      const { t } = transport({ maxResponseBytes: 1024 * 1024 });
       for (const n of [1, 2]) {
-        const e = await networkError(t.request({ method: 'GET', url: s.url, headers: {} }));
-        expect(e.message).toBe(`Cannot reach ${s.url} (response too large).`);
-        expect(e.code).toBe('UND_ERR_RES_EXCEEDED_MAX_SIZE');
+        const e = await tooLarge(t.request({ method: 'GET', url: `${s.url}/Slot`, headers: {} }));
+        expect(e.message).toBe(`The answer from ${s.url} is larger than 1 MB, the most pdesk reads in one answer (limits.responseMB).`);
+        expect(e.details).toEqual([
+          `request: GET ${s.url}/Slot`,
+          'If answers this large are expected, raise limits.responseMB in the profile.',
+        ]);
         expect(s.received).toHaveLength(n);
       }
+      // A write was answered: it may have been done.
+      const e = await tooLarge(t.request({ method: 'POST', url: `${s.url}/Communication`, headers: {}, body: '{}' }));
+      expect(e.details[1]).toBe('The request was sent and answered: check before sending it again.');
+    });
+
+    describe('compressed answers', () => {
+      const body = { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Slot', id: 's1', text: 'ü'.repeat(100) } }] };
+      const encoded =
+        (encoding: string, data: Buffer): StubHandler =>
+        (_q, res) => {
+          res.writeHead(200, { 'content-type': 'application/fhir+json', 'content-encoding': encoding });
+          res.end(data);
+        };
+      const raw = Buffer.from(JSON.stringify(body));
+
+      it.each([
+        ['gzip', gzipSync(raw)],
+        ['x-gzip', gzipSync(raw)],
+        ['deflate', deflateSync(raw)],
+        ['deflate', deflateRawSync(raw)], // raw deflate, as some servers send it
+        ['br', brotliCompressSync(raw)],
+        ['gzip, br', brotliCompressSync(gzipSync(raw))], // applied in order, decoded in reverse
+        ['identity', raw],
+      ])('Content-Encoding %s is decoded', async (encoding, data) => {
+        const s = await stubServer(encoded(encoding, data));
+        const { t } = transport();
+        const r = await t.request({ method: 'GET', url: s.url, headers: {} });
+        expect(JSON.parse(r.text)).toEqual(body);
+        expect(r.headers['content-encoding']).toBe(encoding);
+      });
+
+      it('an answer with no body and a Content-Encoding (a 204) is empty, not a decoding error', async () => {
+        const s = await stubServer((_q, res) => {
+          res.writeHead(204, { 'content-encoding': 'gzip' });
+          res.end();
+        });
+        const { t } = transport();
+        const r = await t.request({ method: 'PUT', url: s.url, headers: {}, body: '{}' });
+        expect(r).toMatchObject({ status: 204, text: '' });
+      });
+
+      it('the size bound applies to the decoded size: a zip bomb is refused as too large, and never inflated whole', async () => {
+        // 64 MB of zeros gzip to ~64 kB: well under the bound on the wire, far over it decoded.
+        const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+        expect(bomb.length).toBeLessThan(100_000);
+        const s = await stubServer(encoded('gzip', bomb));
+        const { t } = transport({ maxResponseBytes: 1024 * 1024 });
+        const heap = process.memoryUsage().arrayBuffers;
+        const e = await tooLarge(t.request({ method: 'GET', url: `${s.url}/Slot`, headers: {} }));
+        expect(e.message).toContain('is larger than 1 MB');
+        // Stopped at the bound: nothing like 64 MB was held at once.
+        expect(process.memoryUsage().arrayBuffers - heap).toBeLessThan(32 * 1024 * 1024);
+        expect(s.received).toHaveLength(1);
+      });
+
+      it('data that cannot be decoded, or an encoding pdesk does not know, is an answer that breaks the interface (exit 6)', async () => {
+        const s = await stubServer((q, res) =>
+          encoded(q.url === '/bad' ? 'gzip' : 'compress', Buffer.from('this is not gzip at all'))(q, res, { body: '', n: 0 }),
+        );
+        const { t } = transport();
+        const bad = await t.request({ method: 'GET', url: `${s.url}/bad`, headers: {} }).catch((e: unknown) => e);
+        expect(bad).toBeInstanceOf(ContractError);
+        expect((bad as ContractError).exitCode).toBe(ExitCode.contract);
+        expect((bad as ContractError).message).toMatch(
+          /^The server's answer does not match the interface at \$: the body cannot be decoded as gzip: /,
+        );
+        expect((bad as ContractError).details).toEqual([`request: GET ${s.url}/bad`]);
+        const unknown = await t.request({ method: 'GET', url: `${s.url}/x`, headers: {} }).catch((e: unknown) => e);
+        expect((unknown as ContractError).message).toContain(
+          'Content-Encoding "compress" cannot be decoded (pdesk asks for gzip, deflate, br)',
+        );
+        expect(s.received).toHaveLength(2); // not retried
+      });
     });
 
     it('no connection within connectMs (a TLS handshake that never ends) is a connect time-out, retried for a GET', async () => {

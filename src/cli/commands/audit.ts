@@ -46,7 +46,15 @@ export function auditCommand(): Command {
           { header: 'OP', value: (r) => r.op ?? '' },
           { header: 'METHOD', value: (r) => r.method },
           { header: 'URL', value: (r) => r.url, flex: true },
-          { header: 'RESULT', value: (r) => (r.status !== undefined ? String(r.status) : sanitize(r.error?.code ?? r.error?.name ?? '?')) },
+          {
+            header: 'RESULT',
+            // A status with an error (a write answered 3xx: not done) shows both.
+            value: (r) =>
+              [r.status, r.error && (r.error.code ?? r.error.name)]
+                .filter((v) => v !== undefined)
+                .map((v) => sanitize(String(v)))
+                .join(' ') || '?',
+          },
           { header: 'MS', value: (r) => r.ms },
         ]);
       }),

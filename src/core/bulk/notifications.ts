@@ -30,7 +30,17 @@ import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
 import type { Profile } from '../../profiles/schema.js';
 import { buildNotification } from '../api/notifications.js';
-import { BodyError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, UsageError } from '../errors.js';
+import {
+  BodyError,
+  ContractError,
+  ExitCode,
+  HttpError,
+  NetworkError,
+  PdeskError,
+  RedirectError,
+  TooLargeError,
+  UsageError,
+} from '../errors.js';
 import { sanitize } from '../sanitize.js';
 import { type Notification, isEmailAddress } from '../schemas/notification.js';
 import {
@@ -168,6 +178,9 @@ function oneLine(text: string, max = 300): string {
 }
 
 export function classify(e: unknown): Outcome {
+  // A redirect answers no request: the row was not done, and a rerun sends it (not resent to the new place, and
+  // the run stops: every row would be redirected the same way until the profile is changed).
+  if (e instanceof RedirectError) return { state: 'failed', status: e.status, reason: oneLine(e.message), server: true, fatal: e };
   if (e instanceof HttpError) {
     const issue = e.details.find((d) => !d.startsWith('request: '));
     return {
@@ -183,6 +196,8 @@ export function classify(e: unknown): Outcome {
     return { state: 'unknown', reason: oneLine(`${e.message} The request may have reached the server.`), server: true };
   }
   if (e instanceof ContractError) return { state: 'ok', reason: oneLine(`accepted, but ${e.message}`) };
+  // Answered, but too large to read: whether it was done is not known.
+  if (e instanceof TooLargeError) return { state: 'unknown', reason: oneLine(e.message), server: true };
   if (e instanceof PdeskError && (e.exitCode === ExitCode.config || e.exitCode === ExitCode.usage))
     return { state: 'failed', reason: oneLine(e.message), fatal: e };
   return { state: 'unknown', reason: oneLine(`unexpected error: ${(e as Error)?.message ?? String(e)}`), server: true };
@@ -726,6 +741,8 @@ export class BulkSend {
             }
             continue;
           }
+          // A problem every row would meet (a redirect): no further row starts.
+          if (o.fatal) fail(o.fatal);
           // The portal is down: stop rather than fail every remaining row.
           unreachableRun = o.unreachable ? unreachableRun + 1 : 0;
           if (unreachableRun === UNREACHABLE_STOP * this.input.concurrency)

@@ -10,6 +10,7 @@
 import { type ClientOptions, type Exchange, PdeskClient } from '../client.js';
 import { ContractError, HttpError, NetworkError, PdeskError, statusLine } from '../errors.js';
 import type { Transport } from '../transport.js';
+import { ReadBudget } from '../bounds.js';
 import type { Profile } from '../../profiles/schema.js';
 import { buildCancellation, typedReference } from '../api/appointments.js';
 import { type Booking, CheckContext, type CheckDef, MAX_MESSAGES, Run, SkipCheck } from './context.js';
@@ -73,6 +74,8 @@ export async function runSuite(o: SuiteOptions): Promise<CheckReport> {
     readOnlyWhy: write ? undefined : 'pdesk check without --write',
     env: o.env,
     audit: o.audit,
+    // The run's searches read at most the profile's read bounds in all (decisions.md §3, "Bounds").
+    readBudget: ReadBudget.of(o.profile),
     observe: (e) => {
       holder.run?.observe(e);
       o.observe?.(e);

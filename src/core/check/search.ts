@@ -6,6 +6,8 @@
 import type * as z from '../schemas/zod.js';
 import type { ApiResult, CallOptions, PdeskClient } from '../client.js';
 import type { OpId } from '../ops.js';
+import { ReadBudget } from '../bounds.js';
+import { IncompleteListError } from '../errors.js';
 import { BundleShell, nextLink } from '../schemas/bundle.js';
 import { type SchemaIssue, validateAll } from '../schemas/common.js';
 import { checkAnswer, listSink, Variants } from './answers.js';
@@ -81,9 +83,12 @@ export async function search<T>(
   const variants = new Variants();
   const out: Search<T> = { op, pages: [], items: [], valid: [], complete: false, invalid: 0, messages };
   const seen = new Set<string>();
+  // The run's read bounds (a `check` client shares one budget across its searches: src/core/bounds.ts).
+  const budget = client.opts?.readBudget ?? ReadBudget.of(client.profile);
   let res: ApiResult | undefined = await client.call(op, call);
   for (let page = 1; res; page++) {
     out.pages.push(res);
+    budget.count(res.bytes);
     const what = page > 1 ? `page ${page}: ` : '';
     const where = page > 1 ? ` (page ${page})` : '';
     checkAnswer(sink, op, res, what);
@@ -124,8 +129,15 @@ export async function search<T>(
       sink.add({ type: 'warning', text: `stopped after ${maxPages} pages; more were linked.` });
       break;
     }
-    res = await client.next(op, next, { signal: call.signal });
-    if (!res) sink.add({ type: 'warning', text: `${what}the next link points to another origin; not followed.`, path: '$.link' });
+    try {
+      budget.next(`${out.items.length} entries read in this search`);
+      res = await client.next(op, next, { signal: call.signal });
+    } catch (e) {
+      // A list pdesk cannot read whole (a bound reached, a next link it may not follow) is an error, never a pass.
+      if (!(e instanceof IncompleteListError)) throw e;
+      sink.add({ type: 'error', text: `${what}${[e.message, ...e.details].join(' ')}`, path: '$.link' });
+      break;
+    }
   }
   if (out.pages.length > 1) sink.add({ type: 'info', text: `read ${out.pages.length} pages, following next links.` });
   if (out.complete && out.total !== undefined && out.total !== out.items.length)

@@ -6,7 +6,6 @@
  * skipped, naming it. Only GET requests are sent.
  */
 import { type Exchange, PdeskClient } from '../client.js';
-import { ContractError, HttpError, statusLine } from '../errors.js';
 import type { Party } from '../ops.js';
 import type { Profile } from '../../profiles/schema.js';
 import { readPemFile } from '../../profiles/secrets.js';
@@ -18,6 +17,7 @@ import type { Transport, TlsFiles } from '../transport.js';
 import { journalMessages, threadStoreMessages } from './local.js';
 import { DOCTOR_LIMITS, type DoctorArea, type DoctorReport, type DoctorResult } from './model.js';
 import { probeDns, probeTcp, probeTls } from './network.js';
+import { roundTrip } from './roundtrip.js';
 import { secretMessages } from './secrets.js';
 
 export interface DoctorOptions {
@@ -246,33 +246,6 @@ async function partySteps(profile: Profile, party: Party, client: PdeskClient, e
     if (!answered) return { result: 'skip', reason: `needs an answer from ${party}-roundtrip` };
     return { messages: clockMessages(answered) };
   });
-}
-
-/** One GET: A2 at the practice system; the portal provides no GET operation, so any answer from its base URL will do. */
-async function roundTrip(client: PdeskClient, party: Party, signal?: AbortSignal): Promise<CheckMessage[]> {
-  const t0 = performance.now();
-  const took = () => `${Math.round(performance.now() - t0)} ms`;
-  try {
-    const res = party === 'practice' ? await client.call('A2', { signal }) : await client.raw('GET', 'portal', '/', undefined, { signal });
-    return [
-      { type: 'info', text: `${party === 'practice' ? 'A2' : 'GET of the base URL'} answered ${statusLine(res.status)} in ${took()}.` },
-    ];
-  } catch (e) {
-    if (e instanceof HttpError) {
-      if (e.status === 401 || e.status === 403)
-        return [{ type: 'error', text: `the server refused the credentials: ${statusLine(e.status)} (check the profile's auth).` }];
-      if (party === 'portal' && e.status < 500)
-        return [
-          {
-            type: 'info',
-            text: `the base URL answered ${statusLine(e.status)} in ${took()} (the portal has no GET operation: any answer shows the round trip).`,
-          },
-        ];
-      return [{ type: 'error', text: `A2 answered ${statusLine(e.status)}${e.status === 404 ? ': check the base URL' : ''}.` }];
-    }
-    if (e instanceof ContractError && party === 'portal') return [{ type: 'info', text: `the base URL answered in ${took()} (not JSON).` }];
-    return [{ type: 'error', text: (e as Error).message }];
-  }
 }
 
 /** The server's clock from its Date header against ours at the middle of the exchange (the header has whole seconds). */

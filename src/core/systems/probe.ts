@@ -7,8 +7,9 @@
  *   (any HTTP status) shows the portal is reachable, reported as `reachable (HTTP nnn)`, never as "ok".
  */
 import type { Profile } from '../../profiles/schema.js';
+import { responseBytes } from '../bounds.js';
 import { PdeskClient } from '../client.js';
-import { ContractError, HttpError, NetworkError, PdeskError } from '../errors.js';
+import { ContractError, HttpError, NetworkError, PdeskError, RedirectError, TooLargeError } from '../errors.js';
 import type { Party } from '../ops.js';
 import { redact } from '../redact.js';
 import { sanitize } from '../sanitize.js';
@@ -62,6 +63,7 @@ export function probeClient(profile: Profile, timeoutMs = PROBE_TIMEOUT_MS): Pde
     requestMs: timeoutMs,
     retriesMax: 0,
     connections: 2,
+    maxResponseBytes: responseBytes(profile),
   });
   return new PdeskClient(profile, { readOnly: true, readOnlyWhy: 'the Systems screen probes with GET only', transport });
 }
@@ -90,6 +92,15 @@ export async function probeParty(client: PdeskClient, party: Party, o: { signal?
       party === 'practice'
         ? await client.call('A2', { query: [['_count', '1']], signal: o.signal })
         : await client.raw('GET', 'portal', '/', undefined, { signal: o.signal });
+    // A base URL that redirects is no place to send writes to (they are never followed): not `ok`.
+    const hop = res.redirects?.[0];
+    if (hop)
+      return done({
+        state: 'error',
+        status: hop.status,
+        text: `redirect ${hop.status}`,
+        error: redact(sanitize(`the base URL redirects to ${hop.to}`)),
+      });
     const r = done({ state: party === 'practice' ? 'ok' : 'reachable', status: res.status, text: '' });
     r.text = party === 'practice' ? `ok ${r.ms} ms` : `reachable (HTTP ${res.status}) ${r.ms} ms`;
     return r;
@@ -108,6 +119,9 @@ export async function probeParty(client: PdeskClient, party: Party, o: { signal?
       return done({ state: 'error', status: e.status, text: `HTTP ${e.status}`, error: errorText(e) });
     }
     if (e instanceof ContractError) return done({ state: 'error', text: 'not JSON', error: errorText(e) });
+    // Answered, so sent: not a configuration problem.
+    if (e instanceof RedirectError) return done({ state: 'error', status: e.status, text: `redirect ${e.status}`, error: errorText(e) });
+    if (e instanceof TooLargeError) return done({ state: 'error', text: 'too large', error: errorText(e) });
     if (e instanceof NetworkError)
       return done({ state: 'unreachable', text: e.code === 'TIMEOUT' ? 'time-out' : 'unreachable', error: errorText(e) });
     if (e instanceof PdeskError) return done({ state: 'config', text: 'not sent', error: errorText(e) });

@@ -148,6 +148,7 @@ describe('pdesk api against the sandbox', () => {
       url: `${env.sandbox.url}/practice/Communication`,
       headers: {
         accept: 'application/fhir+json',
+        'accept-encoding': 'gzip, deflate, br',
         'user-agent': expect.stringMatching(/^pdesk\//),
         'X-Client': 'pdesk-test',
         'content-type': 'application/fhir+json',

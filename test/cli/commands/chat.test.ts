@@ -161,7 +161,7 @@ describe('chat send (C1) and reply (C3)', () => {
     expect(view.messages('enc-7')!.map((m) => m.id)).toEqual(['b-1']);
   });
 
-  it('an answer that is not a 2xx acknowledgement (a redirect) exits 6 and records nothing', async () => {
+  it('a redirect is no acknowledgement: exit 5 naming where it points, not re-sent, nothing recorded', async () => {
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
       req.resume();
@@ -173,8 +173,10 @@ describe('chat send (C1) and reply (C3)', () => {
     writeProfiles(dir, [sandboxProfile(`http://127.0.0.1:${(server.address() as { port: number }).port}`)]);
     try {
       const r = await runPdesk(['chat', 'send', '--thread', 'enc-1', '--text', 'x', ...PEOPLE], { configDir: dir });
-      expect(r.code).toBe(6);
-      expect(r.stderr).toMatch(/HTTP 302 Found .*not an acknowledgement/);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(
+        /^pdesk: C1 \(POST \/Communication\) was redirected to http:\/\/127\.0\.0\.1:\d+\/elsewhere \(HTTP 302 Found\) and not sent again, so it was not done: /,
+      );
       expect(lines(threadStorePath(dir, 'sandbox'))).toEqual([]);
     } finally {
       await new Promise((r) => server.close(r));

@@ -16,6 +16,7 @@ import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 import { makeCertificates } from '../../helpers/certs.js';
 import { listening, stubServer } from '../../helpers/http.js';
+import { medplumPeerForFile } from '../../helpers/medplum/peer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pdesk-doctor-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,6 +63,137 @@ describe('a healthy profile', () => {
       /^the base URL answered HTTP 404 Not Found in \d+ ms \(the portal has no GET operation/,
     );
     expect(new Set(sb.received.map((q) => q.method))).toEqual(new Set(['GET']));
+  });
+});
+
+describe('a round trip judges the answer as the commands do (a hostile practice system)', () => {
+  /** A practice system whose A2 answers with `send`, and a portal that answers 404. */
+  async function practice(send: Parameters<typeof stubServer>[0]) {
+    const s = await stubServer((req, res, info) => {
+      if (req.url!.startsWith('/portal')) return void res.writeHead(404).end();
+      send(req, res, info);
+    });
+    return { s, raw: { ...sandboxProfile(s.url), practice: { baseUrl: `${s.url}/practice` }, portal: { baseUrl: `${s.url}/portal` } } };
+  }
+  const json = (text: string) => (_q: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/fhir+json' });
+    res.end(text);
+  };
+
+  test.each([
+    [
+      'an empty 200',
+      json(''),
+      /^A2 answered HTTP 200 OK in \d+ ms, but the answer has no body: every command that reads A2 would fail \(exit 6\)\.$/,
+    ],
+    [
+      'null',
+      json('null'),
+      /^A2 answered HTTP 200 OK in \d+ ms, but the server's answer does not match the interface at \$: .* Every command that reads A2 would fail \(exit 6\)\.$/,
+    ],
+    [
+      'a Patient',
+      json('{"resourceType":"Patient","id":"p1"}'),
+      /^A2 answered HTTP 200 OK in \d+ ms, but the server's answer does not match the interface at \$\.resourceType: .*Bundle/,
+    ],
+    [
+      'a Bundle of Patients',
+      json('{"resourceType":"Bundle","entry":[{"resource":{"resourceType":"Patient"}}]}'),
+      /does not match the interface at \$\.entry\[0\]\.resource/,
+    ],
+    [
+      '100,000-deep arrays',
+      json(`{"resourceType":"Bundle","entry":[],"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
+      /^A2 answered HTTP 200 OK in \d+ ms, but the answer is nested more than 1000 levels deep: every command that prints it would fail \(exit 6\)\.$/,
+    ],
+  ])('%s fails practice-roundtrip', async (_what, send, text) => {
+    const { raw } = await practice(send);
+    const r = await runDoctor({ name: 'hostile', raw, configDir: configDir() });
+    expect(step(r, 'practice-roundtrip').result).toBe('fail');
+    expect(texts(r, 'practice-roundtrip', 'error')).toEqual([expect.stringMatching(text)]);
+  });
+
+  test('a redirect loop, or redirects without end, fail practice-roundtrip naming where they point', async () => {
+    const loop = await practice((req, res) => res.writeHead(302, { location: req.url! }).end());
+    const r = await runDoctor({ name: 'hostile', raw: loop.raw, configDir: configDir() });
+    expect(step(r, 'practice-roundtrip').result).toBe('fail');
+    const at = `${loop.s.url}/practice/PractitionerRole`;
+    expect(texts(r, 'practice-roundtrip', 'error')).toEqual([`A2 (GET /PractitionerRole) is redirected in a loop (${at} → ${at}).`]);
+
+    // /PractitionerRole → /PractitionerRole/1 → /PractitionerRole/2 → …
+    const endless = await practice((req, res) => {
+      const n = Number(/\/(\d+)$/.exec(req.url!)?.[1] ?? 0);
+      res.writeHead(307, { location: `/practice/PractitionerRole/${n + 1}` }).end();
+    });
+    const r2 = await runDoctor({ name: 'hostile', raw: endless.raw, configDir: configDir() });
+    expect(texts(r2, 'practice-roundtrip', 'error')).toEqual([
+      `A2 (GET /PractitionerRole) was redirected more than 5 times; pdesk stopped at ${endless.s.url}/practice/PractitionerRole/6.`,
+    ]);
+    expect(endless.s.received.filter((q) => q.url.startsWith('/practice'))).toHaveLength(6);
+  });
+
+  test('an answer over the size bound is reported as too large, naming the bound and the setting, not as "Cannot reach"', async () => {
+    const { raw } = await practice(json(`{"resourceType":"Bundle","entry":[],"x":"${'x'.repeat(2 * 1024 * 1024)}"}`));
+    const r = await runDoctor({ name: 'hostile', raw: { ...raw, limits: { responseMB: 1 } }, configDir: configDir() });
+    expect(texts(r, 'practice-roundtrip', 'error')).toEqual([
+      expect.stringMatching(
+        /^The answer from http:\/\/127\.0\.0\.1:\d+ is larger than 1 MB, the most pdesk reads in one answer \(limits\.responseMB\)\.$/,
+      ),
+    ]);
+  });
+
+  test("a portal 5xx is named as the portal's base URL, not as A2", async () => {
+    const s = await stubServer((req, res) => {
+      if (req.url!.startsWith('/portal')) return void res.writeHead(500).end();
+      json('{"resourceType":"Bundle","entry":[]}')(req, res);
+    });
+    const raw = { ...sandboxProfile(s.url), practice: { baseUrl: `${s.url}/practice` }, portal: { baseUrl: `${s.url}/portal` } };
+    const r = await runDoctor({ name: 'hostile', raw, configDir: configDir() });
+    expect(step(r, 'practice-roundtrip').result).toBe('pass');
+    expect(texts(r, 'portal-roundtrip', 'error')).toEqual(["the portal's base URL answered HTTP 500 Internal Server Error."]);
+  });
+});
+
+describe('a base URL that redirects (the Medplum peer)', () => {
+  const mp = medplumPeerForFile();
+  test.each(['trailing-slash', 'moved'] as const)(
+    '%s: the round trip fails naming the target and the setting, though reads follow it',
+    async (to) => {
+      const { peer } = mp;
+      peer.set({
+        redirect: { status: 301, to: to === 'moved' ? { base: peer.movedUrl.practice } : 'trailing-slash', path: /^\/practice\// },
+      });
+      const r = await runDoctor({ name: 'medplum', raw: peer.profile(), configDir: configDir() });
+      expect(step(r, 'practice-roundtrip').result).toBe('fail');
+      const [error] = texts(r, 'practice-roundtrip', 'error');
+      const target = to === 'moved' ? `${peer.movedUrl.practice}/PractitionerRole` : `${peer.practiceUrl}/PractitionerRole/`;
+      expect(error).toBe(
+        `the practice system's base URL redirects: GET ${peer.practiceUrl}/PractitionerRole answered HTTP 301 Moved Permanently pointing to ${target}. Reads follow it, but a write there is not done: ${
+          to === 'moved'
+            ? `set practice.baseUrl in profile "medplum" to ${peer.movedUrl.practice}`
+            : 'set routes.A2.path in profile "medplum" to "/PractitionerRole/"'
+        }.`,
+      );
+      expect(step(r, 'portal-roundtrip').result).toBe('pass');
+    },
+  );
+
+  test('a redirect to another origin fails naming it; the portal answers', async () => {
+    const { peer } = mp;
+    peer.set({ redirect: { status: 308, to: { origin: peer.localhostOrigin }, path: /^\/practice\// } });
+    const r = await runDoctor({ name: 'medplum', raw: peer.profile(), configDir: configDir() });
+    expect(texts(r, 'practice-roundtrip', 'error')).toEqual([
+      expect.stringContaining(
+        `was redirected to ${peer.localhostOrigin}/practice/fhir/R4/PractitionerRole (HTTP 308 Permanent Redirect), another origin`,
+      ),
+    ]);
+    expect(peer.requests.every((q) => q.origin === peer.origin)).toBe(true);
+  });
+
+  test('a healthy Medplum peer passes both round trips', async () => {
+    const r = await runDoctor({ name: 'medplum', raw: mp.peer.profile(), configDir: configDir() });
+    expect(step(r, 'practice-roundtrip').result).toBe('pass');
+    expect(step(r, 'portal-roundtrip').result).toBe('pass');
   });
 });
 

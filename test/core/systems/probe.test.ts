@@ -53,6 +53,33 @@ describe('probeParty', () => {
     expect(PROBE_REQUEST.practice).toContain('_count=1');
   });
 
+  it('a base URL that redirects is `error` naming the target, a redirect elsewhere and an answer too large too (never `not sent`)', async () => {
+    const s = await stubServer((q, res) => {
+      if (q.url!.startsWith('/moved/'))
+        return void res.writeHead(200, { 'content-type': 'application/fhir+json' }).end('{"resourceType":"Bundle","entry":[]}');
+      if (q.url!.startsWith('/big/'))
+        return void res.writeHead(200, { 'content-type': 'application/fhir+json' }).end(`{"x":"${'x'.repeat(200_000)}"}`);
+      if (q.url!.startsWith('/away/')) return void res.writeHead(302, { location: 'http://elsewhere.invalid/fhir/PractitionerRole' }).end();
+      res.writeHead(301, { location: `/moved${q.url}` }).end();
+    });
+    const probe = async (base: string, limits?: Record<string, number>) =>
+      probeParty(
+        closeAfterEach(probeClient(Profile.parse({ ...sandboxProfile(s.url), practice: { baseUrl: `${s.url}${base}` }, limits }))),
+        'practice',
+      );
+    const moved = await probe('/practice');
+    expect(moved).toMatchObject({
+      state: 'error',
+      status: 301,
+      text: 'redirect 301',
+      error: `the base URL redirects to ${s.url}/moved/practice/PractitionerRole?_count=1`,
+    });
+    const away = await probe('/away');
+    expect(away).toMatchObject({ state: 'error', status: 302, text: 'redirect 302' });
+    expect(away.error).toContain('another origin');
+    expect(await probe('/big', { responseMB: 0.1 })).toMatchObject({ state: 'error', text: 'too large' });
+  });
+
   it('a refused credential is `refused`, a server error `error`, a closed port `unreachable` — with the reason', async () => {
     sb = await startSandbox({ port: 0, log: () => undefined, token: 'sandbox-secret-1' });
     const noToken = closeAfterEach(probeClient(Profile.parse(sandboxProfile(sb.url))));
