@@ -72,9 +72,13 @@ export function listPractitionerRoles(client: PdeskClient, params: Params = [], 
   return readPages(client, 'A2', { query: params, signal: o.signal }, pagesOf(PractitionerRole), o.limit);
 }
 
-/** A3: schedules of a service category (`system|code`). */
+/**
+ * A3: schedules of a service category (`system|code`); '' asks for every schedule without the parameter (an empty
+ * `service-category=` matches nothing on a FHIR server).
+ */
 export function searchSchedules(client: PdeskClient, serviceCategory: string, o: ListOptions = {}) {
-  return readPages(client, 'A3', { query: [['service-category', serviceCategory]], signal: o.signal }, pagesOf(Schedule), o.limit);
+  const query: Params = serviceCategory ? [['service-category', serviceCategory]] : [];
+  return readPages(client, 'A3', { query, signal: o.signal }, pagesOf(Schedule), o.limit);
 }
 
 export interface SlotQuery {

@@ -244,7 +244,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     const made = r.value.created;
     const id = made.id ?? a.id;
     desk.ok(
-      `Booked appointment ${clean(id)} (${clean(a.status)}): ${at.day} ${at.time} UTC${who ? ` with ${clean(who)}` : ''}.${made.differs ? ` The server stored it as ${clean(id)}, not under the id sent (${clean(body.id)}).` : ''}`,
+      `Booked appointment ${clean(id)} (${clean(a.status)}${made.differs ? `; the server's id, not the one sent: ${clean(body.id)}` : ''}): ${at.day} ${at.time} UTC${who ? ` with ${clean(who)}` : ''}.`,
     );
     setSlots((all) => all.filter((s) => s.id !== slot.id));
     booking.set((b) => ({ ...b, patient: '', comment: '' }));

@@ -207,6 +207,25 @@ describe('dialect r4: every write command is accepted, its body valid R4, and th
   });
 });
 
+describe('a bulk send (C5, the same body in both dialects)', () => {
+  test('every row is accepted as valid R4, and its audit record holds the id the Location of its answer named', async () => {
+    const d = desk('r4');
+    const csv = join(d.dir, 'people.csv');
+    writeFileSync(csv, 'email,name\nemma@example.org,Emma\nnoah@example.org,Noah\nsara@example.org,Sara\n');
+    const { r, requests } = await d.run(['notifications', 'send', '--csv', csv, '--topic', 'Lab', '--text', 'Hello {name}', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<any>()).toMatchObject({ sent: 3, failed: 0, uncertain: 0 });
+    expectValidR4(requests);
+    const stored = await mp.peer.repos.portal.searchResources<Communication>({ resourceType: 'Communication', filters: [] });
+    const ids = d
+      .audit()
+      .filter((a) => a.op === 'C5')
+      .map((a) => a.id);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids)).toEqual(new Set(stored.filter((c) => c.topic?.text === 'Lab').map((c) => c.id)));
+  });
+});
+
 describe('dialect interface: where the interface departs from R4, Medplum refuses the body', () => {
   test('C1 (sender, subject, encounter.identifier as lists) and M3 (a note as a string) are 400; nothing is recorded', async () => {
     const d = desk('interface');
