@@ -21,6 +21,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const emma = `Patient/${SEED.patients.emma}`;
 const berg = `PractitionerRole/${SEED.practitionerRoles.berg}`;
 
+/** `chat send` (C1) of a message from Emma to Dr. Berg in `thread`. */
+const chatSend = (thread: string) => [
+  'chat',
+  'send',
+  '--thread',
+  thread,
+  '--text',
+  'Hello',
+  '--sender',
+  emma,
+  '--recipient',
+  berg,
+  '--subject',
+  emma,
+];
+
 /** A config folder for the peer with the dialect, and a way to run commands in it and see what the peer received. */
 function desk(dialect: 'interface' | 'r4') {
   const { peer } = mp;
@@ -111,21 +127,7 @@ describe('dialect r4: every write command is accepted, its body valid R4, and th
   test('chat send (C1): accepted, recorded under the server id; chat mark-read (C2) of that id is accepted; reply (C3)', async () => {
     const d = desk('r4');
     const thread = SEED.encounters.open;
-    const send = await d.run([
-      'chat',
-      'send',
-      '--thread',
-      thread,
-      '--text',
-      'Hello',
-      '--sender',
-      emma,
-      '--recipient',
-      berg,
-      '--subject',
-      emma,
-      '--json',
-    ]);
+    const send = await d.run([...chatSend(thread), '--json']);
     expect(send.r.code, send.r.stderr).toBe(0);
     expectValidR4(send.requests);
     const sentBody = JSON.parse(send.requests[0]!.body);
@@ -229,20 +231,7 @@ describe('a bulk send (C5, the same body in both dialects)', () => {
 describe('dialect interface: where the interface departs from R4, Medplum refuses the body', () => {
   test('C1 (sender, subject, encounter.identifier as lists) and M3 (a note as a string) are 400; nothing is recorded', async () => {
     const d = desk('interface');
-    const send = await d.run([
-      'chat',
-      'send',
-      '--thread',
-      SEED.encounters.open,
-      '--text',
-      'Hello',
-      '--sender',
-      emma,
-      '--recipient',
-      berg,
-      '--subject',
-      emma,
-    ]);
+    const send = await d.run(chatSend(SEED.encounters.open));
     expect(send.r.code).toBe(4);
     expect(send.r.stderr).toMatch(/HTTP 400 Bad Request/);
     expect(JSON.parse(send.requests[0]!.body).sender).toEqual([{ reference: emma }]);
