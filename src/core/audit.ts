@@ -40,6 +40,8 @@ export interface AuditRecord {
   url: string;
   /** The answer's status; absent when there was none (see `error`). */
   status?: number;
+  /** The id the server gave what a POST created (its answer's body, else its `Location`): decisions.md §16. */
+  id?: string;
   /** Why there is no answer: a network error, a time-out, the operator abandoned it. */
   error?: { name: string; message: string; code?: string };
   /** Whole time, retries included. */
@@ -63,6 +65,8 @@ export interface AuditEntry {
   startedAt: number;
   ms: number;
   status?: number;
+  /** The id the answer names for what a POST created. */
+  id?: string;
   error?: { name: string; message: string; code?: string };
 }
 
@@ -147,6 +151,7 @@ const num = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
 export function auditLine(profile: Profile, e: AuditEntry, o: { bodies: boolean; user?: string }): string {
   let line = `{"at":"${isoTime(e.startedAt)}",${fixedPart(profile, o.user ?? osUser(), e.op, e.method, redact(e.url))}`;
   if (e.status !== undefined) line += `,"status":${num(e.status)}`;
+  if (e.id !== undefined) line += `,"id":${JSON.stringify(e.id)}`;
   if (e.error) line += `,"error":${JSON.stringify({ ...e.error, message: redact(e.error.message) })}`;
   line += `,"ms":${num(e.ms)}`;
   if (e.bodyText === undefined) return `${line}}`;

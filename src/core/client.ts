@@ -22,7 +22,8 @@ import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON, OPS } from './ops.js';
 import { baseUrlFor, headersFor, resolveRoute } from './routes.js';
-import { type Transport, retryAfterMs, type TlsFiles } from './transport.js';
+import { type RawResponse, type Transport, retryAfterMs, type TlsFiles } from './transport.js';
+import { answeredId } from './created.js';
 import { createTransport } from './transport-default.js';
 import { DEFAULT_LIMITS, ReadBudget, responseBytes } from './bounds.js';
 import { ACCEPT_ENCODING } from './decode.js';
@@ -110,6 +111,13 @@ export interface CallOptions {
   statusOnly?: boolean;
   /** A read a write depends on (M2 before M3): sent even under --dry-run, since it changes nothing. */
   readForWrite?: boolean;
+  /**
+   * GET the operation's URL instead of sending its method (C4 under the r4 dialect reads the Encounter it is about to
+   * replace: decisions.md §16); with `readForWrite` it is made under --dry-run too.
+   */
+  asRead?: boolean;
+  /** Headers for this request only (`If-Match`), over the profile's. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
   /**
    * A write's audit record, handed over instead of awaited: the call returns at the answer, and the caller must
@@ -303,7 +311,7 @@ export class PdeskClient {
     // An operation without parameters has the same request (but its body) every time while its auth header cannot
     // change (anything but an OAuth2 token, which expires): kept, and sent with no await of its own, for a bulk send
     // calls it per row.
-    const keep = !o.params && !o.query && !o.readForWrite;
+    const keep = !o.params && !o.query && !o.readForWrite && !o.asRead && !o.headers;
     const slot = o.body !== undefined || o.json !== undefined ? 1 : 0;
     const kept = keep ? this.fixedCalls.get(opId)?.[slot] : undefined;
     if (kept) return this.send(kept, o);
@@ -316,11 +324,13 @@ export class PdeskClient {
    */
   private async outgoing(opId: OpId, o: CallOptions, keep: boolean, slot: 0 | 1): Promise<Outgoing> {
     const route = resolveRoute(this.profile, opId, o.params, o.query);
+    const method = o.asRead ? 'GET' : route.method;
     // Under --dry-run nothing is sent, not even a token request (a read a write depends on excepted); nor for a
     // write refused under read-only.
-    const willSend = (!this.opts.dryRun || (!!o.readForWrite && route.method === 'GET')) && !(this.readOnly && route.method !== 'GET');
-    const headers = await this.headers(route.party, route.headers, slot ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
-    const d: Outgoing = { op: opId, party: route.party, method: route.method, url: route.url, headers };
+    const willSend = (!this.opts.dryRun || (!!o.readForWrite && method === 'GET')) && !(this.readOnly && method !== 'GET');
+    const extra = o.headers ? { ...route.headers, ...o.headers } : route.headers;
+    const headers = await this.headers(route.party, extra, slot ? (route.contentType ?? FHIR_JSON) : undefined, willSend);
+    const d: Outgoing = { op: opId, party: route.party, method, url: route.url, headers };
     const auth = (route.party === 'practice' ? this.profile.practice : this.profile.portal).auth;
     if (keep && willSend && auth?.type !== 'oauth2-client-credentials') {
       const kept = this.fixedCalls.get(opId) ?? [];
@@ -631,7 +641,7 @@ export class PdeskClient {
   private record(
     audit: import('./audit.js').AuditLog,
     d: Outgoing,
-    o: { json?: string; audited?: (durable: Promise<void>) => void },
+    o: { json?: string; statusOnly?: boolean; audited?: (durable: Promise<void>) => void },
     bodyText: string | undefined,
     startedAt: number,
     ended: { ms: number; status?: number; error?: Exchange['error'] },
@@ -647,6 +657,8 @@ export class PdeskClient {
       ms: ended.ms,
       status: ended.status,
       error: ended.error,
+      // The id a create's answer names (decisions.md §16), when there was an answer.
+      id: 'text' in ended ? answeredId(d.method, ended as RawResponse, !o.statusOnly) : undefined,
     });
     if (!o.audited) return durable;
     o.audited(durable);

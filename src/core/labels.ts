@@ -3,6 +3,7 @@
  * (type imports only), so command files may import it statically. Results are raw server text: callers
  * sanitise before display (the CLI's table renderer and the TUI's `clean` do).
  */
+import type { PractitionerRole } from './schemas/appointment.js';
 import type { MedicationRequest } from './schemas/medication.js';
 
 /**
@@ -29,4 +30,19 @@ export function periodText(r: MedicationRequest): string | undefined {
   const p = r.extension?.find((e) => e.valuePeriod)?.valuePeriod;
   if (!p || (!p.start && !p.end)) return undefined;
   return `${p.start ?? ''}..${p.end ?? ''}`;
+}
+
+/** The texts of a request's notes: the interface's strings or FHIR R4's Annotations (`{text}`). */
+export function noteTexts(r: { note?: ReadonlyArray<string | { text: string }> }): string[] {
+  return (r.note ?? []).map((n) => (typeof n === 'string' ? n : n.text));
+}
+
+/** The practitioner's name: the interface's `name`, else FHIR R4's `practitioner.display`. */
+export function roleName(r: PractitionerRole): string | undefined {
+  return r.name ?? r.practitioner?.display;
+}
+
+/** A role's speciality codings: the interface's `speciality`, else those of FHIR R4's `specialty` list. */
+export function roleSpecialities(r: PractitionerRole): ReadonlyArray<{ code: string; display?: string }> {
+  return r.speciality?.coding ?? (r.specialty ?? []).flatMap((c) => c.coding ?? []);
 }

@@ -88,6 +88,11 @@ export const Profile = z.strictObject({
   readOnly: z.optional(z.boolean()),
   appointmentApi: z._default(z.enum(['2.0.0', '1.0.0']), '2.0.0'),
   approvalFlow: z._default(z.boolean(), false),
+  /**
+   * The shape of the bodies pdesk builds (decisions.md §16): `interface` (default) as docs/interface.md shows them,
+   * `r4` valid FHIR R4 for servers that insist on it. Read it with `dialectOf` (src/core/api/dialect.ts).
+   */
+  dialect: z.optional(z.enum(['interface', 'r4'])),
   namespaces: z.strictObject({ portal: NonEmpty, practice: NonEmpty }),
   practice: z.strictObject({
     ...PartyBase,

@@ -190,4 +190,37 @@ describe('startReceiver', () => {
     await receiver.close();
     await store.close();
   });
+
+  it('takes a push in FHIR R4 shape (single sender and subject, encounter a Reference, the read marker a list) and stores the interface shape', async () => {
+    dir = tempDir('pdesk-receiver-');
+    const store = openThreadStore(dir, 'desk');
+    const receiver = await startReceiver({ port: 0, store });
+    const send = async (method: string, path: string, body: unknown, type = 'application/fhir+json') => {
+      const r = await request(`${receiver.url}${path}`, { method, headers: { 'content-type': type }, body: JSON.stringify(body) });
+      await r.body.dump();
+      return r.statusCode;
+    };
+    const r4 = {
+      ...chat('r4-1', 'enc-r4'),
+      encounter: { reference: 'Encounter/enc-r4', identifier: { system: 'practice.example.encounter-id', value: 'enc-r4' } },
+      sender: { reference: 'PractitionerRole/1001', display: 'Dr. Anna Berg' },
+      subject: { reference: 'Patient/pat-1' },
+    };
+    expect(await send('POST', '/portal/Communication', r4)).toBe(201);
+    const marker = [
+      {
+        op: 'add',
+        path: '/recipient/0/extension',
+        value: [{ url: 'portal.example.ResourceSeenAt', valueDateTime: '2030-01-02T10:15:00+01:00' }],
+      },
+    ];
+    expect(await send('PATCH', '/practice/Communication/r4-1', marker, 'application/json-patch+json')).toBe(200);
+    const [m] = (await openThreadStore(dir, 'desk').load()).messages('enc-r4')!;
+    expect(m).toMatchObject({ id: 'r4-1', sender: 'PractitionerRole/1001', senderDisplay: 'Dr. Anna Berg', subject: 'Patient/pat-1' });
+    expect(m!.resource.sender).toEqual([r4.sender]);
+    expect(m!.resource.encounter).toEqual({ reference: 'Encounter/enc-r4', identifier: [r4.encounter.identifier] });
+    expect(m!.readAt).toBe('2030-01-02T10:15:00+01:00');
+    await receiver.close();
+    await store.close();
+  });
 });

@@ -181,17 +181,22 @@ export function appointmentsCommand(): Command {
           );
         }
         const res = await api.createAppointment(await ctx.client(), body);
-        ctx.emitWrite(res.status, res.appointment, () => {
-          const a = res.appointment ?? sent;
-          const s = api.utcParts(a.start);
-          const e = api.utcParts(a.end);
-          const parts = (a.participant ?? []).map((p) => `${referenceLabel(p.actor, { idOnly: true })} [${p.status ?? '?'}]`);
-          return [
-            `Appointment ${a.id} created (HTTP ${res.status}), status ${a.status}.`,
-            `  ${s.day} ${s.time}–${e.time} UTC`,
-            ...parts.map((p) => `  ${p}`),
-          ].join('\n');
-        });
+        // The server's id (decisions.md §16): the answer's, else its Location's; said when it is not the one sent.
+        const { emitCreated } = await import('../created.js');
+        const { sanitize } = await import('../../core/sanitize.js');
+        const a: Appointment = res.appointment ?? res.sent;
+        emitCreated(
+          ctx,
+          'Appointment',
+          { status: res.status, body: res.appointment, created: res.created },
+          () => `Appointment ${res.created.id ?? a.id} created (HTTP ${res.status}), status ${a.status}.`,
+          () => {
+            const s = api.utcParts(a.start);
+            const e = api.utcParts(a.end);
+            const parts = (a.participant ?? []).map((p) => `${referenceLabel(p.actor, { idOnly: true })} [${p.status ?? '?'}]`);
+            return [`  ${s.day} ${s.time}–${e.time} UTC`, ...parts.map((p) => `  ${p}`)].map((l) => sanitize(l));
+          },
+        );
       }),
     );
 

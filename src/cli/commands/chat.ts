@@ -87,9 +87,22 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
   const res = await withStore(store, (st) => sendRecorded(client, st, op, body));
   const thread = res.thread;
   const { statusLine } = await import('../../core/errors.js');
-  ctx.emitWrite(
-    res.status,
-    res.body ?? { ok: true, status: res.status, id: res.message.id, thread },
+  const { emitCreated } = await import('../created.js');
+  // res.message.id is the server's id (decisions.md §16), as the thread store records it.
+  emitCreated(
+    ctx,
+    'Communication',
+    {
+      status: res.status,
+      body: res.body ?? {
+        ok: true,
+        status: res.status,
+        id: res.message.id,
+        thread,
+        ...(res.created.location ? { location: res.created.location } : {}),
+      },
+      created: res.created,
+    },
     () =>
       `Sent message ${res.message.id} to thread ${thread} (${op === 'C1' ? 'portal → practice' : 'practice → portal'}, ${statusLine(res.status)}).`,
   );
@@ -206,9 +219,13 @@ export function chatCommand(): Command {
           const id = (body as { id?: unknown })?.id;
           if (id !== undefined && String(id) !== encounterId)
             throw new UsageError(`The --body Encounter has id "${String(id)}", not the <encounterId> "${encounterId}".`);
-        } else body = api.buildEncounterClose(await ctx.profile(), encounterId);
-        const { parseBody, EncounterClose } = await import('../../core/schemas/index.js');
-        body = parseBody(EncounterClose, body);
+          const { parseBody, EncounterClose, EncounterFinished } = await import('../../core/schemas/index.js');
+          const { dialectOf } = await import('../../core/api/dialect.js');
+          body = parseBody(dialectOf(await ctx.profile()) === 'r4' ? EncounterFinished : EncounterClose, body);
+        } else {
+          // Built by the profile's dialect (decisions.md §16): under r4 the Encounter is read first and kept whole.
+          api.buildEncounterClose(await ctx.profile(), encounterId); // an id the interface refuses stops here
+        }
         const client = await ctx.client();
         const store = await writableStore(ctx);
         const { closeRecorded } = await import('../../core/threads/recorded.js');

@@ -127,6 +127,9 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
     if (created.length) {
       ctx.out('Created on the servers:');
       for (const c of created) ctx.out(`  ${several ? `${c.profile}: ` : ''}${c.resource} (${c.check})${c.note ? `: ${c.note}` : ''}`);
+      const left = created.filter((c) => c.undo === 'failed');
+      if (left.length)
+        ctx.out(`NOT undone (${left.length}): ${left.map((c) => `${several ? `${c.profile}: ` : ''}${c.resource}`).join(', ')}`);
     }
     if (junitFile) ctx.out(`JUnit report written to ${opts.junit}.`);
   } else {
@@ -138,15 +141,20 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
     ctx.exitCode = 130;
     return;
   }
-  const bad = reports.filter((r) => r.summary.fail + r.summary.error > 0);
+  // A run that left on a server what it meant to undo (a test booking still booked) does not pass either.
+  const left = (r: CheckReport) => r.created.filter((c) => c.undo === 'failed').length;
+  const bad = reports.filter((r) => r.summary.fail + r.summary.error > 0 || left(r) > 0);
   if (bad.length) {
-    const what = bad.map((r) => `${r.summary.fail} failed and ${r.summary.error} errored${several ? ` in ${r.profile}` : ''}`);
+    const what = bad.map(
+      (r) =>
+        `${r.summary.fail} failed and ${r.summary.error} errored${left(r) ? `, ${left(r)} not undone` : ''}${several ? ` in ${r.profile}` : ''}`,
+    );
     throw new PdeskError(`Checks did not pass: ${what.join('; ')}.`, ExitCode.checks);
   }
 }
 
 function header(profile: Profile, write: boolean): string {
-  return `pdesk check · profile ${profile.name}${profile.environment ? ` (${profile.environment})` : ''} · appointment API ${profile.appointmentApi}${profile.approvalFlow ? ', approval flow' : ''} · ${write ? 'read and write' : 'read-only'}`;
+  return `pdesk check · profile ${profile.name}${profile.environment ? ` (${profile.environment})` : ''} · appointment API ${profile.appointmentApi}${profile.approvalFlow ? ', approval flow' : ''} · dialect ${profile.dialect ?? 'interface'} · ${write ? 'read and write' : 'read-only'}`;
 }
 
 /** The inputs given as options, checked before anything is sent (a bad one exits 2 naming its option). */

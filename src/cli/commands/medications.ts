@@ -9,7 +9,7 @@ import { readBody } from '../body.js';
 import { action, type Context } from '../context.js';
 import { collect } from '../options.js';
 import { renderRecord } from '../output.js';
-import { periodText, quantityText, referenceLabel } from '../../core/labels.js';
+import { noteTexts, periodText, quantityText, referenceLabel } from '../../core/labels.js';
 import { examples } from '../help.js';
 
 /** One MedicationRequest in table mode: the fields an operator reads, in a fixed order. */
@@ -26,7 +26,7 @@ function detail(r: MedicationRequest, width: number): string {
     period: periodText(r),
     authoredOn: r.authoredOn,
     basedOn: r.basedOn?.map((b) => b.reference).join(', '),
-    note: r.note?.join(' | '),
+    note: noteTexts(r).join(' | '),
   };
   const present = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''));
   return renderRecord(present, width);
@@ -46,15 +46,20 @@ async function order(ctx: Context, opts: OrderOptions): Promise<void> {
   const { localDay, parseDay } = await import('../../core/dates.js');
   const { positiveNumber } = await import('../options.js');
   const med = await import('../../core/api/medication.js');
-  const print = (status: number, created: MedicationRequest | undefined) =>
-    ctx.emitWrite(status, created, created ? () => detail(created, ctx.width) : undefined);
+  const { emitCreated } = await import('../created.js');
+  // The server's id of the order (decisions.md §16); its Location when it answered without a body.
+  const print = (res: Awaited<ReturnType<typeof med.orderMedication>>) => {
+    const stored = res.medicationRequest;
+    emitCreated(ctx, 'MedicationRequest', { status: res.status, body: stored, created: res.created }, () =>
+      stored ? detail(stored, ctx.width) : `MedicationRequest ${res.created.id ?? '(no id named)'} ordered (HTTP ${res.status}).`,
+    );
+  };
 
   const given = readBody(ctx, 'MedicationRequest');
   if (given !== undefined) {
     const { MedicationRequestCreate, parseBody } = await import('../../core/schemas/index.js');
     const body = parseBody(MedicationRequestCreate, given);
-    const res = await med.orderMedication(await ctx.client(), body);
-    print(res.status, res.medicationRequest);
+    print(await med.orderMedication(await ctx.client(), body));
     return;
   }
 
@@ -89,8 +94,7 @@ async function order(ctx: Context, opts: OrderOptions): Promise<void> {
   // M2 first: a 404 exits 4 and nothing is ordered. Under --dry-run this read is still made (it changes nothing).
   const r = await med.getMedicationRequest(client, id, { readForWrite: true });
   const body = med.buildReorder(client.profile, r, input, now);
-  const res = await med.orderMedication(client, body);
-  print(res.status, res.medicationRequest);
+  print(await med.orderMedication(client, body));
 }
 
 export function medicationsCommand(): Command {

@@ -49,7 +49,9 @@ async function single(ctx: Context, opts: SendOptions): Promise<void> {
     }
   }
   const res = await sendNotification(await ctx.client(), body);
-  ctx.emitWrite(res.status, res.body);
+  // Without a body, what is known of the Communication made: its id and Location (decisions.md §16).
+  const { createdJson } = await import('../created.js');
+  ctx.emitWrite(res.status, createdJson(res.status, res.body, res.created));
 }
 
 function duration(ms: number): string {

@@ -1,6 +1,7 @@
 /** `pdesk practitioners list` — A2 list practitioner roles. */
 import { Command } from 'commander';
 import type { PractitionerRole } from '../../core/schemas/appointment.js';
+import { roleName, roleSpecialities } from '../../core/labels.js';
 import { action } from '../context.js';
 import { collect, keyValues } from '../options.js';
 import { examples } from '../help.js';
@@ -21,10 +22,14 @@ export function practitionersCommand(): Command {
         const rows = await listPractitionerRoles(await ctx.client(), params, { limit: ctx.limit });
         ctx.emitList<PractitionerRole>(rows, [
           { header: 'ID', value: (r) => r.id },
-          { header: 'NAME', value: (r) => r.name, flex: true },
+          // The interface's name and speciality, or FHIR R4's practitioner.display and specialty.
+          { header: 'NAME', value: (r) => roleName(r), flex: true },
           {
             header: 'SPECIALITY',
-            value: (r) => (r.speciality?.coding ?? []).map((c) => (c.display ? `${c.code} ${c.display}` : c.code)).join(', '),
+            value: (r) =>
+              roleSpecialities(r)
+                .map((c) => (c.display ? `${c.code} ${c.display}` : c.code))
+                .join(', '),
             flex: true,
           },
         ]);

@@ -1,5 +1,5 @@
 /**
- * `pdesk store status | migrate` — the desk's store (docs/decisions.md §16): the embedded file store in the config
+ * `pdesk store status | migrate` — the desk's store (docs/decisions.md §17): the embedded file store in the config
  * folder, or the team store on PostgreSQL that `PDESK_STORE_URL` (or the variable `storeUrlEnv` in config.json
  * names) selects. `status` says which, where (the URL with its password hidden), whether it is reachable, its schema
  * version and what is pending, and who the operator is; it exits 5 when the database cannot be reached, 3 when it

@@ -4,6 +4,7 @@
  */
 import type { Profile } from '../../profiles/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import { createdId } from '../created.js';
 import { utcInstant } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFhirId } from '../ids.js';
@@ -24,6 +25,7 @@ import { parseBundle } from '../schemas/bundle.js';
 import { type CodeableConcept, type Reference, checkBody, parseBody, parseResponse } from '../schemas/common.js';
 import * as z from '../schemas/zod.js';
 import { parseToken } from '../tokens.js';
+import { dialectOf, searchReference } from './dialect.js';
 
 export interface TypeRow {
   code: string;
@@ -35,7 +37,8 @@ export interface ListOptions {
   signal?: AbortSignal;
 }
 
-const TypeAnswer = z.union([ValueSet, AppointmentType]);
+/** An A1 answer: a ValueSet (2.0.0) or an AppointmentType (1.0.0), whatever the version (decisions.md §3). */
+export const TypeAnswer = z.union([ValueSet, AppointmentType]);
 
 /** Both A1 shapes normalise to `{code, display}` rows, whatever the profile's version (decisions.md §3). */
 export function typeRows(body: unknown): TypeRow[] {
@@ -69,9 +72,13 @@ export function listPractitionerRoles(client: PdeskClient, params: Params = [], 
   return readPages(client, 'A2', { query: params, signal: o.signal }, pagesOf(PractitionerRole), o.limit);
 }
 
-/** A3: schedules of a service category (`system|code`). */
+/**
+ * A3: schedules of a service category (`system|code`); '' asks for every schedule without the parameter (an empty
+ * `service-category=` matches nothing on a FHIR server).
+ */
 export function searchSchedules(client: PdeskClient, serviceCategory: string, o: ListOptions = {}) {
-  return readPages(client, 'A3', { query: [['service-category', serviceCategory]], signal: o.signal }, pagesOf(Schedule), o.limit);
+  const query: Params = serviceCategory ? [['service-category', serviceCategory]] : [];
+  return readPages(client, 'A3', { query, signal: o.signal }, pagesOf(Schedule), o.limit);
 }
 
 export interface SlotQuery {
@@ -97,9 +104,13 @@ export function slotQuery(profile: Profile, q: SlotQuery): Array<[string, string
     ['schedule.date', `ge${q.from}`],
     ['schedule.date', `le${q.to}`],
   ];
-  if (q.schedule) query.push(['schedule', q.schedule]);
+  // The interface names these by id; FHIR servers match a reference parameter only to a typed reference, which the
+  // r4 dialect sends (decisions.md §16).
+  const dialect = dialectOf(profile);
+  if (q.schedule) query.push(['schedule', searchReference(dialect, 'Schedule', q.schedule)]);
   if (q.status) query.push(['status', q.status]);
-  if (q.practitioners?.length) query.push(['schedule.actor:PractitionerRole', q.practitioners.join(',')]);
+  if (q.practitioners?.length)
+    query.push(['schedule.actor:PractitionerRole', searchReference(dialect, 'PractitionerRole', q.practitioners.join(','))]);
   return query;
 }
 
@@ -195,11 +206,19 @@ export function bookingFromSlot(slot: Slot): Pick<BookInput, 'start' | 'end' | '
   };
 }
 
-/** A6: create an appointment; the body is validated before anything is sent. */
+/**
+ * A6: create an appointment; the body is validated before anything is sent. `created` is the server's id of it
+ * (decisions.md §16): the answer's, else its `Location`'s, else the id sent.
+ */
 export async function createAppointment(client: PdeskClient, body: unknown, o: Pick<CallOptions, 'signal'> = {}) {
   const valid = parseBody(AppointmentCreate, body);
   const res = await client.call('A6', { body: valid, signal: o.signal });
-  return { status: res.status, appointment: res.body === undefined ? undefined : parseResponse(Appointment, res.body) };
+  return {
+    status: res.status,
+    appointment: res.body === undefined ? undefined : parseResponse(Appointment, res.body),
+    created: createdId(res, 'Appointment', valid.id),
+    sent: valid,
+  };
 }
 
 /** The A7 body of decisions.md §5. */

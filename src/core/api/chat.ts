@@ -4,11 +4,14 @@
  */
 import type { Profile } from '../../profiles/schema.js';
 import type { CallOptions, PdeskClient } from '../client.js';
+import { createdId } from '../created.js';
 import { localNoOffset } from '../dates.js';
-import { FieldError } from '../errors.js';
+import { ContractError, FieldError } from '../errors.js';
 import { isFhirId } from '../ids.js';
-import { ChatCommunication, EncounterClose, ReadMarker } from '../schemas/chat.js';
-import { parseBody } from '../schemas/common.js';
+import { ChatCommunication, EncounterClose, EncounterFinished, ReadMarker } from '../schemas/chat.js';
+import { IdString, parseBody, parseResponse } from '../schemas/common.js';
+import * as z from '../schemas/zod.js';
+import { chatWire, dialectOf, readMarkerWire } from './dialect.js';
 
 export interface ChatInput {
   thread: string;
@@ -66,6 +69,9 @@ export function buildReadMarker(profile: Profile, at: Date = new Date()): ReadMa
   ]);
 }
 
+/** FHIR R4's `class` of a chat: a virtual encounter (ActCode VR). */
+const VIRTUAL = { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'VR', display: 'virtual' };
+
 /**
  * The C4 Encounter of decisions.md §7. `class` is not in the interface, but FHIR R4 requires it on an Encounter and a
  * portal built on a FHIR server may refuse a close without it; a chat is a virtual encounter (ActCode VR).
@@ -75,37 +81,84 @@ export function buildEncounterClose(profile: Profile, encounterId: string): Enco
     resourceType: 'Encounter',
     id: encounterId,
     status: 'finished',
-    class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'VR', display: 'virtual' },
+    class: VIRTUAL,
     identifier: [{ system: encounterIdSystem(profile), value: encounterId }],
   });
 }
 
 type Opts = Pick<CallOptions, 'signal'>;
 
-/** C1: portal → practice system. */
-export async function sendMessage(client: PdeskClient, body: unknown, o: Opts = {}) {
+/** C1 or C3 in the profile's dialect; `created` is the server's id of the message (decisions.md §16). */
+async function sendChat(client: PdeskClient, op: 'C1' | 'C3', body: unknown, o: Opts) {
   const valid = parseBody(ChatCommunication, body);
-  const res = await client.call('C1', { body: valid, signal: o.signal });
-  return { status: res.status, body: res.body, message: valid };
+  const res = await client.call(op, { body: chatWire(dialectOf(client.profile), valid), signal: o.signal });
+  return { status: res.status, body: res.body, message: valid, created: createdId(res, 'Communication', valid.id) };
+}
+
+/** C1: portal → practice system. */
+export function sendMessage(client: PdeskClient, body: unknown, o: Opts = {}) {
+  return sendChat(client, 'C1', body, o);
 }
 
 /** C3: practice system → portal. */
-export async function replyMessage(client: PdeskClient, body: unknown, o: Opts = {}) {
-  const valid = parseBody(ChatCommunication, body);
-  const res = await client.call('C3', { body: valid, signal: o.signal });
-  return { status: res.status, body: res.body, message: valid };
+export function replyMessage(client: PdeskClient, body: unknown, o: Opts = {}) {
+  return sendChat(client, 'C3', body, o);
 }
 
-/** C2: mark a received message as read. */
+/** C2: mark a received message as read, the marker in the profile's dialect. */
 export async function markRead(client: PdeskClient, communicationId: string, body: unknown, o: Opts = {}) {
   const valid = parseBody(ReadMarker, body);
-  const res = await client.call('C2', { params: { communicationId }, body: valid, signal: o.signal });
+  const res = await client.call('C2', {
+    params: { communicationId },
+    body: readMarkerWire(dialectOf(client.profile), valid),
+    signal: o.signal,
+  });
   return { status: res.status, body: res.body, marker: valid };
 }
 
-/** C4: close a chat. */
-export async function closeChat(client: PdeskClient, encounterId: string, body: unknown, o: Opts = {}) {
-  const valid = parseBody(EncounterClose, body);
-  const res = await client.call('C4', { params: { encounterId }, body: valid, signal: o.signal });
-  return { status: res.status, body: res.body, encounter: valid };
+/** An Encounter as a server holds it: what the r4 close reads back before it replaces it. */
+const StoredEncounter = z.looseObject({ resourceType: z.literal('Encounter'), id: IdString, status: z.optional(z.string()) });
+
+/**
+ * The C4 body under the r4 dialect: the Encounter as the portal holds it now, `status` finished, everything else
+ * kept (a PUT replaces the whole resource, and an R4 Encounter carries its subject, class, period…). `meta`'s
+ * version and time are the server's to set. FHIR R4 requires `class`: a chat is a virtual encounter when it has none.
+ */
+export function finishedEncounter(stored: unknown, encounterId: string): EncounterClose {
+  const current = parseResponse(StoredEncounter, stored);
+  if (current.id !== encounterId)
+    throw new ContractError('$.id', `is ${current.id}, but Encounter ${encounterId} was read (its close would replace another one)`);
+  const { meta, ...rest } = current as typeof current & { meta?: Record<string, unknown> };
+  const { versionId: _v, lastUpdated: _l, ...keptMeta } = meta ?? {};
+  return {
+    ...rest,
+    ...(meta && Object.keys(keptMeta).length ? { meta: keptMeta } : {}),
+    status: 'finished',
+    ...(rest.class === undefined ? { class: VIRTUAL } : {}),
+  } as EncounterClose;
+}
+
+/**
+ * C4: close a chat. A body given is validated and sent as it is. Otherwise the profile's dialect decides:
+ * `interface` sends decisions.md §7's Encounter; `r4` reads the Encounter first (GET at C4's URL, made under
+ * --dry-run too) and puts it back with `status` finished and every other field kept, `If-Match` its ETag when the
+ * server gave one (a change made in between is refused, 412, not overwritten): decisions.md §16.
+ */
+export async function closeChat(client: PdeskClient, encounterId: string, body: unknown | undefined, o: Opts = {}) {
+  const params = { encounterId };
+  if (body !== undefined || dialectOf(client.profile) === 'interface') {
+    const valid =
+      body === undefined
+        ? buildEncounterClose(client.profile, encounterId)
+        : dialectOf(client.profile) === 'r4'
+          ? (parseBody(EncounterFinished, body) as EncounterClose)
+          : parseBody(EncounterClose, body);
+    const res = await client.call('C4', { params, body: valid, signal: o.signal });
+    return { status: res.status, headers: res.headers, body: res.body, encounter: valid };
+  }
+  const read = await client.call('C4', { params, asRead: true, readForWrite: true, signal: o.signal });
+  const encounter = finishedEncounter(read.body, encounterId);
+  const etag = read.headers.etag;
+  const res = await client.call('C4', { params, body: encounter, headers: etag ? { 'if-match': etag } : undefined, signal: o.signal });
+  return { status: res.status, headers: res.headers, body: res.body, encounter };
 }

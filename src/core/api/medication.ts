@@ -4,6 +4,7 @@
  */
 import type { Profile } from '../../profiles/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import { createdId } from '../created.js';
 import { addDaysToDay, daysBetween, localDay, withOffset } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFullToken } from '../tokens.js';
@@ -17,13 +18,20 @@ import {
   type MedicationRow,
 } from '../schemas/medication.js';
 import type { ListOptions, Params } from './appointments.js';
+import { dialectOf, orderWire } from './dialect.js';
+
+/** What M1 sends: the operator's parameters; under the r4 dialect also `_include` of each request's pharmacy. */
+export function medicationListQuery(profile: Profile, params: Params = []): Params {
+  if (dialectOf(profile) !== 'r4' || params.some(([k]) => k === '_include')) return params;
+  return [...params, ['_include', 'MedicationRequest:intended-performer']];
+}
 
 /** M1: medication requests with their pharmacy. */
 export function listMedicationRequests(client: PdeskClient, params: Params = [], o: ListOptions = {}): Promise<MedicationRow[]> {
   return readPages(
     client,
     'M1',
-    { query: params, signal: o.signal },
+    { query: medicationListQuery(client.profile, params), signal: o.signal },
     (body) => {
       const p = parseMedicationList(body);
       return { items: p.rows, next: p.next };
@@ -79,11 +87,16 @@ export function buildReorder(profile: Profile, r: MedicationRequest, input: Reor
   });
 }
 
-/** M3: order a medication. */
+/** M3: order a medication, its body in the profile's dialect; `created` is the server's id of the order. */
 export async function orderMedication(client: PdeskClient, body: unknown, o: Pick<CallOptions, 'signal'> = {}) {
-  const valid = parseBody(MedicationRequestCreate, body);
+  const valid = orderWire(dialectOf(client.profile), parseBody(MedicationRequestCreate, body));
   const res = await client.call('M3', { body: valid, signal: o.signal });
-  return { status: res.status, medicationRequest: res.body === undefined ? undefined : parseResponse(MedicationRequest, res.body) };
+  return {
+    status: res.status,
+    medicationRequest: res.body === undefined ? undefined : parseResponse(MedicationRequest, res.body),
+    created: createdId(res, 'MedicationRequest', valid.id),
+    sent: valid,
+  };
 }
 
 /** `system|value` pairs for M4; the identifier is required. */
@@ -94,12 +107,21 @@ export function pharmacyQuery(identifiers: string[]): Array<[string, string]> {
   return [['identifier', identifiers.join(',')]];
 }
 
+/**
+ * What M4 sends: the identifiers; under the r4 dialect also `_total=accurate`, as FHIR servers give the `total` the
+ * interface's M4 answer carries only when asked (decisions.md §16).
+ */
+export function pharmacySearchQuery(profile: Profile, identifiers: string[]): Array<[string, string]> {
+  const query = pharmacyQuery(identifiers);
+  return dialectOf(profile) === 'r4' ? [...query, ['_total', 'accurate']] : query;
+}
+
 /** M4: pharmacies by identifier. */
 export function searchPharmacies(client: PdeskClient, identifiers: string[], o: ListOptions = {}) {
   return readPages(
     client,
     'M4',
-    { query: pharmacyQuery(identifiers), signal: o.signal },
+    { query: pharmacySearchQuery(client.profile, identifiers), signal: o.signal },
     (body) => {
       const p = parseBundle(Organization, body);
       return { items: p.resources, next: p.next };

@@ -1,6 +1,7 @@
 /** Notification API: C5 send a notification (practice system → portal), body per decisions.md §9. */
 import type { Profile } from '../../profiles/schema.js';
 import type { CallOptions, PdeskClient } from '../client.js';
+import { createdId } from '../created.js';
 import { parseBody } from '../schemas/common.js';
 import { Notification } from '../schemas/notification.js';
 
@@ -31,9 +32,18 @@ export function notificationEmail(n: Notification): string {
   return patient.telecom[0]!.value;
 }
 
-/** C5: send a notification. */
+/**
+ * C5: send a notification (the same body in either dialect: docs/interface.md "Where the interface departs from FHIR
+ * R4"); `created` is the server's id of the Communication it made, when the answer names one.
+ */
 export async function sendNotification(client: PdeskClient, body: unknown, o: Pick<CallOptions, 'signal'> = {}) {
   const valid = parseBody(Notification, body);
   const res = await client.call('C5', { body: valid, signal: o.signal });
-  return { status: res.status, body: res.body, notification: valid };
+  const sentId = (valid as { id?: unknown }).id;
+  return {
+    status: res.status,
+    body: res.body,
+    notification: valid,
+    created: createdId(res, 'Communication', typeof sentId === 'string' ? sentId : undefined),
+  };
 }

@@ -6,6 +6,8 @@
  */
 import type * as z from '../schemas/zod.js';
 import type { ApiResult } from '../client.js';
+import type { CreatedId } from '../created.js';
+import { type HttpError, statusLine } from '../errors.js';
 import type { OpId } from '../ops.js';
 import { FHIR_JSON, OPS } from '../ops.js';
 import { validateAll } from '../schemas/common.js';
@@ -123,4 +125,44 @@ export function echo(sink: MessageSink, path: string, sent: unknown, got: unknow
     text: got === undefined ? `missing; ${show(sent)} was sent` : `is ${show(got)}, but ${show(sent)} was sent`,
     path,
   });
+}
+
+/** OperationOutcome issue codes that say a request was refused for a conflict with what the server holds. */
+export const REFUSAL_CODES = ['conflict', 'duplicate', 'business-rule', 'lock-error'] as const;
+
+/**
+ * A refusal check's verdict on the 4xx it got: it passes only on the refusal it tests, a 409 or an OperationOutcome
+ * whose issue code says so (REFUSAL_CODES); any other 4xx (a 400 about the body, a 401, a 404) is a fail naming the
+ * reason, for it cannot tell the refusal tested from a request refused for something else.
+ */
+export function judgeRefusal(sink: MessageSink, e: HttpError, what: string): void {
+  const codes = (e.outcome?.issue ?? []).map((i) => i.code).filter((x): x is string => !!x);
+  const reason = e.details.filter((d) => !d.startsWith('request: ')).join('; ');
+  const says = codes.find((k) => (REFUSAL_CODES as readonly string[]).includes(k));
+  if (e.status === 409 || says) {
+    sink.add({ type: 'info', text: `refused with ${statusLine(e.status)}${says ? ` (${says})` : ''}${reason ? `: ${reason}` : ''}.` });
+    return;
+  }
+  sink.add({
+    type: 'error',
+    text: `refused with ${statusLine(e.status)}, but not as ${what}${reason ? `: ${reason}` : ''}. The check passes on 409 Conflict or an OperationOutcome saying ${REFUSAL_CODES.join(', ')}.`,
+  });
+}
+
+/**
+ * What a check says about the id a create's answer gave (decisions.md §16): the server's id when it is not the one
+ * sent (the run follows it), and a warning when the answer named none (no body, no `Location`).
+ */
+export function noteServerId(sink: MessageSink, type: string, made: CreatedId, body: unknown): void {
+  if (made.differs)
+    sink.add({
+      type: 'info',
+      text: `stored as ${type}/${made.id} (named by its ${made.from === 'body' ? 'answer' : 'Location'}), not the id sent (${made.sentId}); the run follows the server's id.`,
+      ...(made.from === 'body' ? { path: '$.id' } : {}),
+    });
+  else if (made.from === 'sent' && body === undefined)
+    sink.add({
+      type: 'warning',
+      text: `the answer names no id (no body, no Location): ${type}/${made.id} is the id sent, which the server may not have kept.`,
+    });
 }

@@ -6,6 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  TypeAnswer,
+  type TypeRow,
   bookingFromSlot,
   buildAppointment,
   buildCancellation,
@@ -14,13 +16,16 @@ import {
   typeRows,
   typedReference,
 } from '../api/appointments.js';
+import { dialectOf, searchReference } from '../api/dialect.js';
+import { createdId } from '../created.js';
 import { HttpError, statusLine } from '../errors.js';
 import { Appointment, AppointmentType, PractitionerRole, Schedule, Slot, ValueSet } from '../schemas/appointment.js';
 import type { AppointmentCreate } from '../schemas/appointment.js';
 import { parseToken, tokenMatches } from '../tokens.js';
-import { checkAcceptedBody, checkAnswer, checkSchema, echo, sameInstant } from './answers.js';
-import { type CheckContext, defineCheck, type Run } from './context.js';
-import { invalidEntries, resourceEntries, type Search, search } from './search.js';
+import { Variants, checkAcceptedBody, checkAnswer, checkSchema, echo, judgeRefusal, noteServerId, sameInstant } from './answers.js';
+import { type Booking, type CheckContext, defineCheck, type Run } from './context.js';
+import type { CreatedResource } from './model.js';
+import { emptyBecause, invalidEntries, resourceEntries, type Search, search } from './search.js';
 import { CHECK_TEXT, rawField, rawId } from './text.js';
 
 const DAY_MS = 86_400_000;
@@ -88,6 +93,23 @@ export const appointmentChecks = [
       const res = await c.client.call('A1', { query: [['service-category', code]], signal: c.signal });
       checkAnswer(c, 'A1', res);
       const kind = (res.body as { resourceType?: unknown } | undefined)?.resourceType;
+      if (kind === 'Bundle') {
+        // A FHIR server answers a search of ValueSets with a searchset of them (decisions.md §3): each is checked.
+        const entries = (res.body as { entry?: unknown }).entry;
+        const list = Array.isArray(entries) ? entries : [];
+        const read = resourceEntries(TypeAnswer);
+        const rows: TypeRow[] = [];
+        list.forEach((e, i) => {
+          const r = read(e, `$.entry[${i}]`, new Variants());
+          for (const issue of r.issues) c.error(issue.message, issue.path);
+          if (r.value) rows.push(...typeRows(r.value));
+        });
+        c.note(`answered a searchset Bundle of ${list.length} ValueSets (a FHIR server's search answer); each is read.`, '$.resourceType');
+        if (!rows.length)
+          c.nothingToJudge(`A1 answers no appointment types for service category ${code}: is the category known to this practice system?`);
+        c.note(`${rows.length} appointment types for service category ${code}.`);
+        return;
+      }
       if (kind !== 'ValueSet' && kind !== 'AppointmentType') {
         c.error(`resourceType is ${JSON.stringify(kind)}; A1 answers a ValueSet (2.0.0) or an AppointmentType (1.0.0).`, '$.resourceType');
         return;
@@ -100,8 +122,9 @@ export const appointmentChecks = [
       );
       if (!checkSchema(c, kind === 'ValueSet' ? ValueSet : AppointmentType, res.body)) return;
       const rows = typeRows(res.body);
-      if (rows.length) c.note(`${rows.length} appointment types for service category ${code}.`);
-      else c.warning(`no appointment types for service category ${code}: is the category known to this practice system?`);
+      if (!rows.length)
+        c.nothingToJudge(`A1 answers no appointment types for service category ${code}: is the category known to this practice system?`);
+      c.note(`${rows.length} appointment types for service category ${code}.`);
     },
   }),
   defineCheck({
@@ -123,6 +146,7 @@ export const appointmentChecks = [
           });
       }
       codes.report(c, 'warning');
+      if (!s.items.length) c.nothingToJudge('A2 lists no practitioner roles: there is nothing to check');
       c.note(`${s.items.length} practitioner roles.`);
     },
   }),
@@ -149,8 +173,8 @@ export const appointmentChecks = [
           c.error(`schedule ${item.value.id} does not carry the service category asked for (${category}).`, `${item.path}.serviceCategory`);
       });
       none.report(c, 'warning');
-      if (!s.items.length) c.warning(`no schedules for ${category}: is the category known to this practice system?`);
-      else c.note(`${s.items.length} schedules for ${category}.`);
+      if (!s.items.length) c.nothingToJudge(`A3 finds no schedules for ${category}: is the category known to this practice system?`);
+      c.note(`${s.items.length} schedules for ${category}.`);
     },
   }),
   defineCheck({
@@ -175,8 +199,8 @@ export const appointmentChecks = [
       noActor.report(c, 'warning');
       noCategory.report(c, 'warning');
       noSchedule.report(c, 'warning');
-      if (s.items.length) c.note(`${s.items.length} slots from ${w.from} to ${w.to}.`);
-      else c.warning(`no slots from ${w.from} to ${w.to}: A4-free-only has nothing to check, and A6 nothing to book.`);
+      if (!s.items.length) c.nothingToJudge(`A4 finds no slots from ${w.from} to ${w.to}: there is nothing to check`);
+      c.note(`${s.items.length} slots from ${w.from} to ${w.to}.`);
     },
   }),
   defineCheck({
@@ -209,7 +233,8 @@ export const appointmentChecks = [
           c.error(`slot ${slot.id} is not of the service category searched (${category}).`, `${item.path}.serviceCategory`);
       }
       zoned.report(c, 'info');
-      if (s.valid.length) c.note(`${s.valid.length} slots checked.`);
+      if (!s.valid.length) c.nothingToJudge(`${emptyBecause(s, 'slots', 'A4-slots')} from ${w.from} to ${w.to}: there is nothing to check`);
+      c.note(`${s.valid.length} slots checked.`);
     },
   }),
   defineCheck({
@@ -220,6 +245,7 @@ export const appointmentChecks = [
     async run(c) {
       const s = await search(c.client, 'A5', { query: [], signal: c.signal }, resourceEntries(Appointment), { searchset: true });
       c.addAll(s.messages);
+      if (!s.items.length) c.nothingToJudge('A5 lists no appointments: there is nothing to check');
       c.note(`${s.items.length} appointments.`);
     },
   }),
@@ -237,16 +263,8 @@ export const appointmentChecks = [
       const patient = c.input('patient');
       const s = await c.prerequisite('A4', () => weekSlots(c));
       const soon = c.run.settings.now.getTime() + 3_600_000;
-      const slot = s.valid.find(
-        (x) =>
-          x.status === 'free' &&
-          Date.parse(x.start) > soon &&
-          !!slotPractitioner(x) &&
-          !!x.serviceCategory?.length &&
-          carries(x.serviceCategory, category) !== false,
-      );
-      const w = searchWeek(c.run.settings.now);
-      if (!slot) return c.skip(`A4 found no free slot to book from ${w.from} to ${w.to} (starting an hour from now or later)`);
+      const slot = s.valid.find((x) => bookable(x, category, soon) === undefined);
+      if (!slot) return c.skip(noSlotToBook(s, category, soon, searchWeek(c.run.settings.now)));
       const body = buildAppointment(c.profile, { patient, ...bookingFromSlot(slot), comment: CHECK_TEXT.booking });
       const booking = {
         id: body.id,
@@ -268,45 +286,55 @@ export const appointmentChecks = [
         if (e instanceof HttpError && e.status < 500) c.data.booking = { ...booking, state: 'refused' };
         throw e;
       }
-      const raw = res.body;
-      const stored = rawId(raw);
-      const id = stored ?? body.id;
+      // The server's id (decisions.md §16): what the run follows and cancels.
+      const made = createdId(res, 'Appointment', body.id);
+      const id = made.id ?? body.id;
       const created = c.run.recordCreated({ resource: `Appointment/${id}`, op: 'A6', check: c.info.id });
       c.data.booking = { ...booking, state: 'created', id, created };
-      if (stored && stored !== body.id)
-        c.note(`stored as Appointment/${stored}, not the id sent (${body.id}); cancelled by the stored id.`, '$.id');
+      noteServerId(c, 'Appointment', made, res.body);
       checkAnswer(c, 'A6', res);
+      const raw = res.body;
       checkSchema(c, Appointment, raw);
       if (raw && typeof raw === 'object') echoBooking(c, body, raw as Record<string, unknown>, '$');
       c.note(`booked slot ${slot.id} (${slot.start}) as Appointment/${id}.`);
+      // Whether the server took the slot: A4-slot-freed has something to judge only if it did.
+      const taken = await slotTaken(c, slot.id, booking.slotDay);
+      c.data.booking = { ...c.data.booking, slotTaken: taken };
+      if (taken === true) c.note(`A4 no longer offers slot ${slot.id} as free.`);
+      else if (taken === false) c.note(`A4 still offers slot ${slot.id} as free after the booking: the server does not take booked slots.`);
     },
   }),
   defineCheck({
     id: 'A6-double-booking',
     op: 'A6',
     area: 'appointments',
-    title: 'A6 refuses a second booking of the same slot (4xx)',
+    title: 'A6 refuses a second booking of the same slot (409)',
     needs: ['serviceCategory', 'patient'],
     write: true,
     async run(c) {
       const b = c.data.booking;
       if (b?.state !== 'created') return c.needsEarlier('A6-book', 'a booking');
       const again = { ...b.body, id: randomUUID() };
-      const extra = { id: again.id, check: c.info.id, state: 'unknown' as 'unknown' | 'created' | 'refused' | 'cancelled' };
+      const extra: Booking = { id: again.id, check: c.info.id, state: 'unknown' };
       c.data.extraBookings.push(extra);
+      let res: Awaited<ReturnType<typeof c.client.call>>;
       try {
-        await c.client.call('A6', { body: again, signal: c.signal });
+        res = await c.client.call('A6', { body: again, signal: c.signal });
       } catch (e) {
         if (e instanceof HttpError && e.status < 500) {
           extra.state = 'refused';
-          c.note(`refused with ${statusLine(e.status)}${e.status === 409 ? '' : " (pdesk's sandbox answers 409 Conflict)"}.`);
+          judgeRefusal(c, e, 'a booked slot');
           return;
         }
         throw e;
       }
+      const made = createdId(res, 'Appointment', again.id);
+      extra.id = made.id ?? again.id;
       extra.state = 'created';
-      c.run.recordCreated({ resource: `Appointment/${again.id}`, op: 'A6', check: c.info.id });
-      c.error(`a second booking of slot ${b.slotId} was accepted as Appointment/${again.id}; a booked slot must be refused (409).`);
+      extra.created = c.run.recordCreated({ resource: `Appointment/${extra.id}`, op: 'A6', check: c.info.id });
+      c.error(
+        `a second booking of slot ${b.slotId} was accepted as Appointment/${extra.id} (${statusLine(res.status)}): the server does not lock booked slots; a booked slot must be refused (409).`,
+      );
     },
   }),
   defineCheck({
@@ -338,21 +366,28 @@ export const appointmentChecks = [
     id: 'A7-cancel',
     op: 'A7',
     area: 'appointments',
-    title: 'A7 cancels the booking',
+    title: 'A7 cancels the booking, and A5 reads it back cancelled',
     needs: ['serviceCategory', 'patient'],
     write: true,
     async run(c) {
       const b = c.data.booking;
       if (b?.state !== 'created') return c.needsEarlier('A6-book', 'a booking');
+      const patient = typedReference('Patient', c.input('patient'), 'patient');
       const res = await c.client.call('A7', {
-        body: buildCancellation(b.id, typedReference('Patient', c.input('patient'), 'patient'), CHECK_TEXT.cancel),
+        body: buildCancellation(b.id, patient, CHECK_TEXT.cancel),
         signal: c.signal,
       });
-      c.data.booking = { ...b, state: 'cancelled' };
-      if (b.created) b.created.note = `cancelled by ${c.info.id}`;
+      // Answered: nothing sends A7 for it again (never a blind resend); what A5 reads back decides.
+      c.data.booking = { ...b, state: 'not-cancelled' };
       checkAnswer(c, 'A7', res);
       checkAcceptedBody(c, res.body);
-      c.note(`cancelled Appointment/${b.id} (${statusLine(res.status)}).`);
+      const back = await readBack(c.run, b.id, c.signal);
+      const verdict = cancelVerdict(b.id, statusLine(res.status), back, `cancelled by ${c.info.id}`);
+      if (b.created) Object.assign(b.created, verdict.created);
+      if (verdict.cancelled) c.data.booking = { ...b, state: 'cancelled' };
+      if (verdict.error) c.error(verdict.error);
+      if (verdict.warning) c.warning(verdict.warning);
+      if (verdict.cancelled) c.note(`cancelled Appointment/${b.id} (${statusLine(res.status)}); A5 reads it back ${verdict.seen}.`);
     },
   }),
   defineCheck({
@@ -365,6 +400,10 @@ export const appointmentChecks = [
     async run(c) {
       const b = c.data.booking;
       if (b?.state !== 'cancelled') return c.needsEarlier('A7-cancel', 'a cancelled booking');
+      if (b.slotTaken === false)
+        return c.skip(
+          `A4 still offered slot ${b.slotId} as free after A6 booked it (the server does not take booked slots): there is no freeing to judge`,
+        );
       const query = slotQuery(c.profile, { serviceCategory: c.input('serviceCategory'), from: b.slotDay, to: b.slotDay });
       const s = await search(c.client, 'A4', { query, signal: c.signal }, resourceEntries(Slot), { searchset: true });
       c.addAll(problems(s));
@@ -381,6 +420,96 @@ export const appointmentChecks = [
     },
   }),
 ];
+
+/** Why a slot cannot be booked by the check (undefined: it can). */
+function bookable(x: Slot, category: string, soon: number): string | undefined {
+  if (x.status !== 'free') return 'not free';
+  if (Date.parse(x.start) <= soon) return 'starting within the hour';
+  if (!slotPractitioner(x)) return 'naming no practitioner';
+  if (!x.serviceCategory?.length || carries(x.serviceCategory, category) === false) return 'not of the service category';
+  return undefined;
+}
+
+/** The skip reason of A6-book without a slot to book, naming the real cause. */
+function noSlotToBook(s: Search<Slot>, category: string, soon: number, w: { from: string; to: string }): string {
+  if (!s.valid.length) return `${emptyBecause(s, 'slots', 'A4-slots')} from ${w.from} to ${w.to}: there is no slot to book`;
+  const why = new Map<string, number>();
+  for (const x of s.valid) {
+    const r = bookable(x, category, soon)!;
+    why.set(r, (why.get(r) ?? 0) + 1);
+  }
+  const counts = [...why].map(([r, n]) => `${n} ${r}`).join(', ');
+  return `A4 found ${s.valid.length} slots from ${w.from} to ${w.to}, none to book (${counts})`;
+}
+
+/**
+ * Whether A4 no longer offers a booked slot as free: it is listed with another status, or a complete search of its
+ * day no longer lists it. Undefined when that cannot be read (the search failed or stopped early).
+ */
+async function slotTaken(c: CheckContext, slotId: string, day: string): Promise<boolean | undefined> {
+  try {
+    const query = slotQuery(c.profile, { serviceCategory: c.input('serviceCategory'), from: day, to: day });
+    const s = await search(c.client, 'A4', { query, signal: c.signal }, resourceEntries(Slot), { searchset: true });
+    const item = s.items.find((i) => rawId(i.raw) === slotId);
+    if (!item) return s.complete ? true : undefined;
+    return rawField(item.raw, 'status') !== 'free';
+  } catch {
+    return undefined;
+  }
+}
+
+/** An appointment as A5 lists it now (the test patient's, read for a cancellation to be confirmed). */
+export interface ReadBack {
+  found: boolean;
+  status?: unknown;
+  /** The whole list was read. */
+  complete: boolean;
+}
+
+/** Read one appointment back with A5 (filtered by the test patient where the server allows it). */
+export async function readBack(run: Run, id: string, signal?: AbortSignal): Promise<ReadBack> {
+  const patient = run.settings.inputs.patient;
+  const query: Array<[string, string]> = patient
+    ? [['patient', searchReference(dialectOf(run.settings.profile), 'Patient', patient.replace(/^Patient\//, ''))]]
+    : [];
+  const s = await search(run.settings.client, 'A5', { query, signal }, resourceEntries(Appointment), { searchset: true });
+  const item = s.items.find((i) => rawId(i.raw) === id);
+  return item ? { found: true, status: rawField(item.raw, 'status'), complete: s.complete } : { found: false, complete: s.complete };
+}
+
+/**
+ * What an A7 answer and the appointment read back after it say about the cancellation of `id`; `done` is the note of
+ * a confirmed one (`cancelled by A7-cancel`).
+ */
+export function cancelVerdict(
+  id: string,
+  answered: string,
+  back: ReadBack,
+  done: string,
+): { cancelled: boolean; seen?: string; error?: string; warning?: string; created: Pick<CreatedResource, 'note' | 'undo'> } {
+  if (back.found && back.status === 'cancelled') return { cancelled: true, seen: 'cancelled', created: { note: done, undo: 'done' } };
+  if (back.found)
+    return {
+      cancelled: false,
+      error: `A7 answered ${answered}, but A5 reads Appointment/${id} back as ${JSON.stringify(back.status)}, not cancelled: the server did not cancel it.`,
+      created: {
+        note: `NOT cancelled: A7 answered ${answered}, but the appointment is still ${JSON.stringify(back.status)}`,
+        undo: 'failed',
+      },
+    };
+  if (back.complete)
+    return {
+      cancelled: true,
+      seen: 'gone',
+      warning: `A5 no longer lists Appointment/${id} after A7: taken as cancelled (removed).`,
+      created: { note: `${done} (A5 no longer lists it)`, undo: 'done' },
+    };
+  return {
+    cancelled: false,
+    error: `A7 answered ${answered}, but A5's list stopped before Appointment/${id} was found: the cancellation cannot be confirmed.`,
+    created: { note: `NOT confirmed cancelled: A7 answered ${answered}, and A5 could not read it back`, undo: 'failed' },
+  };
+}
 
 /** A6 echoes what was booked: status, times, comment, the two participants, the service category. */
 function echoBooking(c: CheckContext, sent: AppointmentCreate, got: Record<string, unknown>, at: string): void {

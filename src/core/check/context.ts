@@ -21,21 +21,35 @@ export class SkipCheck extends Error {
 
 /** A booking the appointment checks made (A6), followed until it is cancelled. */
 export interface Booking {
+  /** The server's id once it answered (decisions.md §16), the id sent before. */
   id: string;
   check: string;
-  /** What the server answered: `created` (2xx), `unknown` (no answer: it may exist), `refused`. */
-  state: 'created' | 'unknown' | 'refused' | 'cancelled';
+  /**
+   * What the server answered: `created` (2xx), `unknown` (no answer: it may exist), `refused`; `cancelled` once A7
+   * was answered and A5 read it back cancelled; `not-cancelled` when A7 was answered but the appointment is not
+   * cancelled (nothing sends A7 again: the run lists it as not undone).
+   */
+  state: 'created' | 'unknown' | 'refused' | 'cancelled' | 'not-cancelled';
   created?: CreatedResource;
 }
 
 /** What the write checks pass on to the checks after them. */
 export interface RunData {
   /** The booking of A6-book, its slot and what was sent. */
-  booking?: Booking & { slotId: string; slotDay: string; start: string; end: string; status: string; body: AppointmentCreate };
+  booking?: Booking & {
+    slotId: string;
+    slotDay: string;
+    start: string;
+    end: string;
+    status: string;
+    body: AppointmentCreate;
+    /** A4 no longer offered the slot as free once it was booked; undefined when that could not be read. */
+    slotTaken?: boolean;
+  };
   /** Further bookings that must be cancelled too (a double booking the server accepted). */
   extraBookings: Booking[];
-  /** The C1 message sent by C1-send. */
-  c1?: { id: string };
+  /** The C1 message sent by C1-send: the server's id, and the id sent (its identifier value). */
+  c1?: { id: string; sentId: string };
   /** C4-close closed the encounter. */
   closed?: boolean;
 }
@@ -157,6 +171,14 @@ export class CheckContext implements MessageSink {
 
   skip(reason: string): never {
     throw new SkipCheck(reason);
+  }
+
+  /**
+   * There is nothing for the claim to be judged on (no slots, no roles): `skip` with the reason, never `pass`. A check
+   * that already found an error fails on it instead.
+   */
+  nothingToJudge(reason: string): void {
+    if (!this.messages.some((m) => m.type === 'error')) throw new SkipCheck(reason);
   }
 
   /**

@@ -43,7 +43,9 @@ function testcase(report: CheckReport, r: CheckResult): string {
   const out = [
     ...r.exchanges.map((e) => `${e.method} ${e.url} → ${e.status ?? e.error?.message ?? 'no answer'} (${e.ms} ms)`),
     ...(r.result === 'pass' ? messageLines(r) : []),
-    ...report.created.filter((c) => c.check === r.id).map((c) => `created ${c.resource}${c.note ? ` (${c.note})` : ''}`),
+    ...report.created
+      .filter((c) => c.check === r.id)
+      .map((c) => `created ${c.resource}${c.note ? ` (${c.note})` : ''}${c.undo === 'failed' ? ' NOT UNDONE' : ''}`),
   ];
   if (out.length) body.push(`      <system-out>${xmlText(out.join('\n'))}</system-out>`);
   return body.length ? `${head}>\n${body.join('\n')}\n    </testcase>` : `${head}/>`;

@@ -3,19 +3,32 @@
  * of them back by id · M4 finds M1's pharmacies by identifier, its `total` agreeing with the entries. With
  * `write`: M3 reorders one of the test patient's requests and echoes the ordered fields.
  */
-import { buildReorder } from '../api/medication.js';
+import { dialectOf, orderWire } from '../api/dialect.js';
+import { buildReorder, medicationListQuery, pharmacySearchQuery } from '../api/medication.js';
+import { createdId } from '../created.js';
 import { FieldError } from '../errors.js';
-import { type MedicationRow, MedicationRequest, Organization } from '../schemas/medication.js';
+import { isMedicationPair, type MedicationRow, MedicationRequest, Organization, referencedId } from '../schemas/medication.js';
 import type { SchemaIssue } from '../schemas/common.js';
 import { validateAll } from '../schemas/common.js';
 import { parseToken, tokenMatches } from '../tokens.js';
 import { checkAnswer, checkSchema, echo } from './answers.js';
 import { type CheckContext, defineCheck } from './context.js';
-import { type EntryReader, resourceEntries, type Search, search } from './search.js';
+import { type EntryReader, emptyBecause, resourceEntries, type Search, search } from './search.js';
 import { CHECK_TEXT, rawField } from './text.js';
 
-/** An M1 entry: `{medication-request, organization}` (interface.md "Bundles"), each part validated. */
+/**
+ * An M1 entry: the interface's `{medication-request, organization}` (interface.md "Bundles"), each part validated;
+ * or a standard searchset entry, `{resource}` (or bare): a MedicationRequest is a result, an Organization (its
+ * pharmacy, `_include`d) or an OperationOutcome is not (`medicationList` pairs the pharmacies by `performer`).
+ */
 const medicationEntries: EntryReader<MedicationRow> = (entry, at, variants) => {
+  if (!isMedicationPair(entry)) {
+    const raw = rawField(entry, 'resource') ?? entry;
+    const type = rawField(raw, 'resourceType');
+    if (type === 'Organization' || type === 'OperationOutcome') return { raw, path: at, issues: [], included: true };
+    const r = resourceEntries(MedicationRequest)(entry, at, variants);
+    return { ...r, value: r.value && { medicationRequest: r.value } };
+  }
   const issues: SchemaIssue[] = [];
   const mrRaw = rawField(entry, 'medication-request');
   const orgRaw = rawField(entry, 'organization');
@@ -30,9 +43,31 @@ const medicationEntries: EntryReader<MedicationRow> = (entry, at, variants) => {
   return { raw: entry, path: at, value, issues };
 };
 
-/** M1, read once per run (M1-requests, M2, M4 and M3 use it). */
+/**
+ * M1, read once per run (M1-requests, M2, M4 and M3 use it); under the r4 dialect with `_include` of each request's
+ * pharmacy, paired with it here by `performer`.
+ */
 function medicationList(c: CheckContext): Promise<Search<MedicationRow>> {
-  return c.run.shared('M1', () => search(c.client, 'M1', { query: [], signal: c.signal }, medicationEntries));
+  return c.run.shared('M1', async () => {
+    const query = medicationListQuery(c.profile, []);
+    const s = await search(c.client, 'M1', { query, signal: c.signal }, medicationEntries);
+    const pharmacies = new Map<string, Organization>();
+    for (const raw of s.included) {
+      const org = rawField(raw, 'resourceType') === 'Organization' ? validateAll(Organization, raw) : undefined;
+      if (org?.ok) pharmacies.set(org.data.id, org.data);
+    }
+    for (const row of s.valid)
+      row.organization ??= pharmacies.get(referencedId(row.medicationRequest.performer?.reference, 'Organization') ?? '');
+    return s;
+  });
+}
+
+/** Why M4 has no identifier to search by, naming the real cause. */
+function noPharmacyIdentifiers(list: Search<MedicationRow>): string {
+  if (!list.valid.length) return `${emptyBecause(list, 'medication requests', 'M1-requests')}: no pharmacy to search for`;
+  if (!list.valid.some((r) => r.organization))
+    return `M1 lists ${list.valid.length} medication requests, none with its pharmacy (organization): no identifier to search by`;
+  return "M1's pharmacies carry no identifier with a system to search by";
 }
 
 /** Up to three distinct `system|value` identifiers of the pharmacies M1 pairs with its requests. */
@@ -59,11 +94,12 @@ export const medicationChecks = [
       let unpaired = 0;
       let first: string | undefined;
       for (const item of s.items)
-        if (rawField(item.raw, 'organization') === undefined) {
+        if (item.value && !item.value.organization) {
           unpaired++;
-          first ??= `${item.path}.organization`;
+          first ??= isMedicationPair(item.raw) ? `${item.path}.organization` : `${item.path}.performer`;
         }
       if (unpaired) c.warning(`${unpaired} requests come without their pharmacy (organization).`, first);
+      if (!s.items.length) c.nothingToJudge('M1 lists no medication requests: there is nothing to check');
       c.note(`${s.items.length} medication requests.`);
     },
   }),
@@ -75,7 +111,7 @@ export const medicationChecks = [
     async run(c) {
       const list = await c.prerequisite('M1', () => medicationList(c));
       const wanted = list.valid[0]?.medicationRequest.id;
-      if (!wanted) return c.skip('M1 lists no medication request to read');
+      if (!wanted) return c.skip(`${emptyBecause(list, 'medication requests', 'M1-requests')}: none to read back`);
       const res = await c.client.call('M2', { params: { id: wanted }, signal: c.signal });
       checkAnswer(c, 'M2', res);
       const got = checkSchema(c, MedicationRequest, res.body);
@@ -91,11 +127,11 @@ export const medicationChecks = [
     async run(c) {
       const list = await c.prerequisite('M1', () => medicationList(c));
       const identifiers = pharmacyIdentifiers(list.valid);
-      if (!identifiers.length) return c.skip("M1's pharmacies carry no identifier with a system to search by");
+      if (!identifiers.length) return c.skip(noPharmacyIdentifiers(list));
       const s = await search(
         c.client,
         'M4',
-        { query: [['identifier', identifiers.join(',')]], signal: c.signal },
+        { query: pharmacySearchQuery(c.profile, identifiers), signal: c.signal },
         resourceEntries(Organization),
         {
           searchset: true,
@@ -133,7 +169,12 @@ export const medicationChecks = [
       const list = await c.prerequisite('M1', () => medicationList(c));
       const mine = list.valid.filter((r) => r.medicationRequest.subject.reference === patient);
       const row = mine.find((r) => r.medicationRequest.status === 'active') ?? mine[0];
-      if (!row) return c.skip(`M1 lists no medication request of ${patient} to reorder`);
+      if (!row)
+        return c.skip(
+          list.valid.length
+            ? `M1 lists ${list.valid.length} medication requests, none of ${patient}: none to reorder`
+            : `${emptyBecause(list, 'medication requests', 'M1-requests')}: none of ${patient} to reorder`,
+        );
       let body: ReturnType<typeof buildReorder>;
       try {
         body = buildReorder(c.profile, row.medicationRequest, { note: CHECK_TEXT.reorder }, c.run.settings.now);
@@ -141,14 +182,16 @@ export const medicationChecks = [
         if (e instanceof FieldError) return c.skip(`cannot reorder MedicationRequest/${row.medicationRequest.id}: ${e.message}`);
         throw e;
       }
-      const res = await c.client.call('M3', { body, signal: c.signal });
+      // In the profile's dialect (notes as Annotations under r4: decisions.md §16).
+      const res = await c.client.call('M3', { body: orderWire(dialectOf(c.profile), body), signal: c.signal });
       const raw = res.body as Record<string, unknown> | undefined;
-      const id = raw && (typeof raw.id === 'string' || typeof raw.id === 'number') ? String(raw.id) : undefined;
+      const id = createdId(res, 'MedicationRequest').id; // the server's: its answer's, else its Location's
       c.run.recordCreated({
         resource: id ? `MedicationRequest/${id}` : 'MedicationRequest (no id in the answer)',
         op: 'M3',
         check: c.info.id,
         note: `reorder of MedicationRequest/${row.medicationRequest.id}`,
+        undo: 'none',
       });
       checkAnswer(c, 'M3', res);
       checkSchema(c, MedicationRequest, raw);

@@ -54,6 +54,11 @@ export interface CreatedResource {
   check: string;
   /** What was done about it: `cancelled by A7-cancel`, `cancelled after the run`, or why it is left. */
   note?: string;
+  /**
+   * Undoing it: `done` (undone, and read back so), `failed` (the run meant to undo it and could not, or could not
+   * confirm it: the run does not pass), `none` (the interface has no way to undo it: a message, an order).
+   */
+  undo?: 'done' | 'failed' | 'none';
 }
 
 export interface CheckResult extends CheckInfo {
@@ -73,6 +78,8 @@ export interface CheckReport {
   durationMs: number;
   /** Whether the write checks were asked for. */
   write: boolean;
+  /** The profile's body dialect the run sent its writes in (decisions.md §16). */
+  dialect: 'interface' | 'r4';
   results: CheckResult[];
   summary: Summary;
   /** Every resource the run created on the servers (write checks only). */

@@ -32,6 +32,7 @@ export interface ReportJson {
   startedAt: string;
   durationMs: number;
   write: boolean;
+  dialect: 'interface' | 'r4';
   results: ResultJson[];
   summary: Summary;
   created: CreatedResource[];
@@ -43,6 +44,7 @@ export function reportJson(r: CheckReport): ReportJson {
     startedAt: r.startedAt,
     durationMs: r.durationMs,
     write: r.write,
+    dialect: r.dialect,
     results: r.results.map((x) => ({
       id: x.id,
       op: x.op,

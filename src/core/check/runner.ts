@@ -13,6 +13,12 @@ import type { Transport } from '../transport.js';
 import { ReadBudget } from '../bounds.js';
 import type { Profile } from '../../profiles/schema.js';
 import { buildCancellation, typedReference } from '../api/appointments.js';
+import { dialectOf, searchReference } from '../api/dialect.js';
+import { Appointment } from '../schemas/appointment.js';
+import { sameInstant } from './answers.js';
+import { cancelVerdict, readBack } from './appointments.js';
+import { resourceEntries, search } from './search.js';
+import { rawId } from './text.js';
 import { type Booking, CheckContext, type CheckDef, MAX_MESSAGES, Run, SkipCheck } from './context.js';
 import type { CheckInfo, CheckInputs, CheckMessage, CheckOutcome, CheckReport, CheckResult, InputName } from './model.js';
 import { summarize } from './model.js';
@@ -111,6 +117,7 @@ export async function runSuite(o: SuiteOptions): Promise<CheckReport> {
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     write,
+    dialect: dialectOf(o.profile),
     results,
     summary: summarize(results),
     created: run.created,
@@ -179,42 +186,77 @@ export function classify(e: unknown): { result: CheckOutcome; message: CheckMess
 }
 
 /**
- * Cancel what the run booked and did not cancel: the booking of A6-book when a later step failed or was not
- * selected, a double booking the server accepted, a booking whose answer never came. Each outcome is noted on
- * the created resource, so the report says what was left on the server.
+ * Undo what the run booked and did not cancel, by the server's ids (decisions.md §16): the booking of A6-book when a
+ * later step failed or was not selected, a double booking the server accepted, a booking whose answer never came
+ * (looked up by its test comment and start when the id sent is unknown to the server, which may have chosen its own).
+ * Each cancellation is read back with A5; what was not cancelled is marked `undo: failed` and fails the run. What the
+ * interface cannot undo (messages, notifications, orders) is marked `undo: none`.
  */
 async function cleanUp(run: Run): Promise<void> {
-  const pending: Booking[] = [run.data.booking, ...run.data.extraBookings].filter(
-    (b): b is Booking => !!b && (b.state === 'created' || b.state === 'unknown'),
-  );
+  const all: Booking[] = [run.data.booking, ...run.data.extraBookings].filter((b): b is Booking => !!b);
   const patient = run.settings.inputs.patient;
-  for (const b of pending) {
-    const entry = b.created ?? run.created.find((r) => r.resource === `Appointment/${b.id}`);
+  for (const b of all) {
+    if (b.state !== 'created' && b.state !== 'unknown') continue;
+    let entry = b.created ?? run.created.find((r) => r.resource === `Appointment/${b.id}`);
     if (!patient) {
-      if (entry) entry.note = 'NOT cancelled: no patient to cancel as';
+      if (entry) Object.assign(entry, { note: 'NOT cancelled: no patient to cancel as', undo: 'failed' });
       continue;
     }
     run.sink = [];
     try {
-      const body = buildCancellation(b.id, typedReference('Patient', patient, 'patient'), CHECK_TEXT.cancel);
+      let id = b.id;
+      if (!entry) {
+        // No answer came: the server may hold it under an id of its own. Found by what the check sent, if at all.
+        const found = await findUnanswered(run, b);
+        if (!found) continue;
+        id = found;
+        entry = run.recordCreated({ resource: `Appointment/${id}`, op: 'A6', check: b.check, note: 'its booking got no answer' });
+      }
+      const body = buildCancellation(id, typedReference('Patient', patient, 'patient'), CHECK_TEXT.cancel);
       const res = await run.settings.client.call('A7', { body });
-      const note = `cancelled after the run (${statusLine(res.status)})`;
-      if (entry) entry.note = note;
-      else run.recordCreated({ resource: `Appointment/${b.id}`, op: 'A6', check: b.check, note: `its booking got no answer; ${note}` });
-      b.state = 'cancelled';
+      const answered = statusLine(res.status);
+      const verdict = cancelVerdict(id, answered, await readBack(run, id), `cancelled after the run (${answered})`);
+      Object.assign(entry, { ...verdict.created, note: `${entry.note ? `${entry.note}; ` : ''}${verdict.created.note}` });
+      b.state = verdict.cancelled ? 'cancelled' : 'not-cancelled';
     } catch (e) {
-      // A booking that got no answer and is unknown to the server was never made.
-      if (!entry && e instanceof HttpError && e.status === 404) continue;
       const why = e instanceof PdeskError ? e.message : String(e);
-      if (entry) entry.note = `NOT cancelled: ${why}`;
+      if (entry) Object.assign(entry, { note: `${entry.note ? `${entry.note}; ` : ''}NOT cancelled: ${why}`, undo: 'failed' });
       else
         run.recordCreated({
           resource: `Appointment/${b.id}`,
           op: 'A6',
           check: b.check,
           note: `its booking got no answer and may exist; NOT cancelled: ${why}`,
+          undo: 'failed',
         });
     }
   }
+  for (const c of run.created) c.undo ??= c.op === 'A6' ? 'failed' : 'none';
   run.sink = [];
+}
+
+/**
+ * The id of a booking whose A6 got no answer, if the server holds it: by the id sent, else the test patient's booking
+ * with the check's comment at the same start that is not cancelled. Undefined when there is none (it was never made).
+ */
+async function findUnanswered(run: Run, b: Booking): Promise<string | undefined> {
+  const patient = run.settings.inputs.patient;
+  // A double booking has the same start as A6-book's booking, and is not that one.
+  const main = run.data.booking;
+  const query: Array<[string, string]> = patient
+    ? [['patient', searchReference(dialectOf(run.settings.profile), 'Patient', patient.replace(/^Patient\//, ''))]]
+    : [];
+  const s = await search(run.settings.client, 'A5', { query }, resourceEntries(Appointment), { searchset: true });
+  const hit =
+    s.items.find((i) => rawId(i.raw) === b.id) ??
+    s.items.find((i) => {
+      const a = i.raw as { comment?: unknown; start?: unknown; status?: unknown };
+      return (
+        a?.comment === CHECK_TEXT.booking &&
+        a.status !== 'cancelled' &&
+        (b === main || rawId(i.raw) !== main?.id) &&
+        (!main || (typeof a.start === 'string' && sameInstant(a.start, main.start)))
+      );
+    });
+  return hit ? rawId(hit.raw) : undefined;
 }

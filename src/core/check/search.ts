@@ -19,7 +19,10 @@ export const MAX_PAGES = 20;
 export interface SearchItem<T> {
   /** 1-based page the entry came on. */
   page: number;
-  /** JSON path of the entry's resource on its page: `$.entry[3].resource`, or `$.entry[3]` for a bare entry. */
+  /**
+   * Where the entry's resource is: `$.entry[3].resource` (`$.entry[3]` for a bare entry), naming its page when the
+   * list has more than one (`page 2 $.entry[3].resource`): every message about the entry carries this path.
+   */
   path: string;
   /** The entry's resource as received (unwrapped when it came as `{resource}`). */
   raw: unknown;
@@ -31,6 +34,8 @@ export interface Search<T> {
   op: OpId;
   pages: ApiResult[];
   items: SearchItem<T>[];
+  /** Entries that are not results (`_include`d resources, a server's OperationOutcome), as received. */
+  included: unknown[];
   /** Parsed values of the valid entries. */
   valid: T[];
   /** `total` of the first page. */
@@ -44,12 +49,12 @@ export interface Search<T> {
   messages: CheckMessage[];
 }
 
-/** Read one entry: its resource, validated, or every problem with it. */
+/** Read one entry: its resource, validated, or every problem with it; `included` for an entry that is no result. */
 export type EntryReader<T> = (
   entry: unknown,
   at: string,
   variants: Variants,
-) => { raw: unknown; path: string; value?: T; issues: SchemaIssue[] };
+) => { raw: unknown; path: string; value?: T; issues: SchemaIssue[]; included?: boolean };
 
 /** Entries that are `{resource: R}` or, an allowed variant, R itself. */
 export function resourceEntries<S extends z.core.$ZodType>(schema: S): EntryReader<z.output<S>> {
@@ -81,7 +86,7 @@ export async function search<T>(
   const messages: CheckMessage[] = [];
   const sink = listSink(messages);
   const variants = new Variants();
-  const out: Search<T> = { op, pages: [], items: [], valid: [], complete: false, invalid: 0, messages };
+  const out: Search<T> = { op, pages: [], items: [], included: [], valid: [], complete: false, invalid: 0, messages };
   const seen = new Set<string>();
   // The run's read bounds (a `check` client shares one budget across its searches: src/core/bounds.ts).
   const budget = client.opts?.readBudget ?? ReadBudget.of(client.profile);
@@ -90,11 +95,12 @@ export async function search<T>(
     out.pages.push(res);
     budget.count(res.bytes);
     const what = page > 1 ? `page ${page}: ` : '';
-    const where = page > 1 ? ` (page ${page})` : '';
+    const body = res.body as { entry?: unknown; type?: unknown; total?: unknown; link?: unknown } | undefined;
+    // Paths name the page when the list has more than one: `page 2 $.entry[3]` (page 1 too once it links a next).
+    const $ = page > 1 || hasNext(body) ? `page ${page} $` : '$';
     checkAnswer(sink, op, res, what);
-    const body = res.body as { entry?: unknown; type?: unknown; total?: unknown } | undefined;
-    const shell = validateAll(BundleShell, body);
-    if (!shell.ok) for (const i of shell.issues) sink.add({ type: 'error', text: `${i.message}${where}`, path: i.path });
+    const shell = validateAll(BundleShell, body, $);
+    if (!shell.ok) for (const i of shell.issues) sink.add({ type: 'error', text: i.message, path: i.path });
     if (page === 1 && typeof body?.total === 'number') out.total = body.total;
     if (page === 1 && o.searchset && body && body.type !== 'searchset')
       sink.add({
@@ -104,13 +110,17 @@ export async function search<T>(
       });
     const entries = Array.isArray(body?.entry) ? body.entry : [];
     entries.forEach((e, i) => {
-      const at = `$.entry[${i}]`;
+      const at = `${$}.entry[${i}]`;
       const r = read(e, at, variants);
+      if (r.included) {
+        out.included.push(r.raw);
+        return;
+      }
       out.items.push({ page, path: r.path, raw: r.raw, value: r.value });
       if (r.value !== undefined) out.valid.push(r.value);
       else out.invalid++;
       for (const issue of r.issues) {
-        const m: CheckMessage = { type: 'error', text: `${issue.message}${where}`, path: issue.path };
+        const m: CheckMessage = { type: 'error', text: issue.message, path: issue.path };
         out.firstProblem ??= m;
         sink.add(m);
       }
@@ -121,7 +131,7 @@ export async function search<T>(
       break;
     }
     if (seen.has(next)) {
-      sink.add({ type: 'error', text: `${what}the next link repeats a page already read (paging loops).`, path: '$.link' });
+      sink.add({ type: 'error', text: 'the next link repeats a page already read (paging loops).', path: `${$}.link` });
       break;
     }
     seen.add(next);
@@ -135,7 +145,7 @@ export async function search<T>(
     } catch (e) {
       // A list pdesk cannot read whole (a bound reached, a next link it may not follow) is an error, never a pass.
       if (!(e instanceof IncompleteListError)) throw e;
-      sink.add({ type: 'error', text: `${what}${[e.message, ...e.details].join(' ')}`, path: '$.link' });
+      sink.add({ type: 'error', text: `${what}${[e.message, ...e.details].join(' ')}`, path: `${$}.link` });
       break;
     }
   }
@@ -144,6 +154,22 @@ export async function search<T>(
     sink.add({ type: 'warning', text: `total is ${out.total}, but the pages hold ${out.items.length} entries.`, path: '$.total' });
   variants.report(sink);
   return out;
+}
+
+/** A Bundle that links a next page. */
+function hasNext(body: { link?: unknown } | undefined): boolean {
+  return Array.isArray(body?.link) && body.link.some((l) => (l as { relation?: unknown })?.relation === 'next');
+}
+
+/**
+ * Why a search gave a check nothing to work with, naming the real cause: entries that break the interface, a list
+ * cut short, or none at all (`what` names the entries: `medication requests`).
+ */
+export function emptyBecause(s: Search<unknown>, what: string, answerCheck: string): string {
+  if (s.invalid)
+    return `${s.op} listed ${s.items.length} ${what}, ${s.invalid === s.items.length ? 'none' : `only ${s.items.length - s.invalid}`} matching the interface (see ${answerCheck})`;
+  if (!s.complete && s.items.length === 0) return `${s.op} listed no ${what} (its list is incomplete: see ${answerCheck})`;
+  return `${s.op} lists no ${what}`;
 }
 
 /** An `error` for a check that rests on a search some entries of which break the interface. */

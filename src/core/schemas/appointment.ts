@@ -33,11 +33,17 @@ export const AppointmentType = z.looseObject({
 });
 export type AppointmentType = z.infer<typeof AppointmentType>;
 
+/**
+ * The interface's `name` and `speciality`, or FHIR R4's `practitioner` (a Reference whose `display` names them) and
+ * `specialty` (a list of CodeableConcepts): both are read (labels.ts `roleName`, `roleSpecialities`).
+ */
 export const PractitionerRole = z.looseObject({
   resourceType: z.literal('PractitionerRole'),
   id: IdString,
   name: z.optional(z.string()),
   speciality: z.optional(z.looseObject({ coding: z.optional(z.array(Coding)) })),
+  practitioner: z.optional(z.looseObject({ reference: z.optional(z.string()), display: z.optional(z.string()) })),
+  specialty: z.optional(z.array(CodeableConcept)),
 });
 export type PractitionerRole = z.infer<typeof PractitionerRole>;
 

@@ -1,5 +1,5 @@
 /**
- * Which store engine a desk uses (docs/decisions.md §16): `PDESK_STORE_URL`, else the variable named by
+ * Which store engine a desk uses (docs/decisions.md §17): `PDESK_STORE_URL`, else the variable named by
  * `storeUrlEnv` in the settings file, selects the team store on PostgreSQL; neither means the embedded file store
  * in the config folder, as it always was. A settings file that names a variable which is not set is an error, never
  * a quiet fall-back to the file store (an operator would answer from an inbox nobody else sees).

@@ -33,12 +33,17 @@ async function keep(store: ThreadStore, status: number, rec: StoreRecord, what: 
   }
 }
 
-/** C1 (portal → practice) or C3 (practice → portal), recorded as sent. */
+/**
+ * C1 (portal → practice) or C3 (practice → portal), recorded as sent under the id the server gave it
+ * (decisions.md §16: its `identifier` keeps the id pdesk sent). `message` is the message as recorded.
+ */
 export async function sendRecorded(client: PdeskClient, store: ThreadStore, op: ChatOp, body: unknown, o: Opts = {}) {
   const sentAt = new Date().toISOString();
   const res = op === 'C1' ? await sendMessage(client, body, o) : await replyMessage(client, body, o);
-  await keep(store, res.status, messageRecord(op, 'sent', res.message, sentAt), `message ${res.message.id}`);
-  return { ...res, thread: threadOf(res.message) };
+  const id = res.created.id ?? res.message.id;
+  const message = id === res.message.id ? res.message : { ...res.message, id };
+  await keep(store, res.status, messageRecord(op, 'sent', message, sentAt), `message ${id}`);
+  return { ...res, message, thread: threadOf(res.message) };
 }
 
 /** C2, recorded as a read marker for `communicationId` (in `thread` when known). */
@@ -55,8 +60,8 @@ export async function markReadRecorded(
   return res;
 }
 
-/** C4, recorded as the close of `encounterId`. */
-export async function closeRecorded(client: PdeskClient, store: ThreadStore, encounterId: string, body: unknown, o: Opts = {}) {
+/** C4, recorded as the close of `encounterId`; without a body, the profile's dialect builds it (api/chat.ts `closeChat`). */
+export async function closeRecorded(client: PdeskClient, store: ThreadStore, encounterId: string, body: unknown | undefined, o: Opts = {}) {
   const res = await closeChat(client, encounterId, body, o);
   await keep(store, res.status, closeRecord('sent', encounterId, res.encounter), `the close of ${encounterId}`);
   return res;

@@ -13,6 +13,7 @@
 import type { Profile } from '../../profiles/schema.js';
 import { listPractitionerRoles, searchSchedules, searchSlots, slotPractitioner, utcParts } from '../api/appointments.js';
 import type { PdeskClient } from '../client.js';
+import { roleName, roleSpecialities } from '../labels.js';
 import type { Appointment, Participant, Schedule, Slot } from '../schemas/appointment.js';
 import type { ThreadView } from '../threads/index.js';
 import { type Xray, type XrayNode, gather, refId, section, xray } from './model.js';
@@ -131,8 +132,12 @@ async function findRole(ctx: XrayContext, practitioner: string | undefined): Pro
   const roles = await listPractitionerRoles(ctx.client, [['_id', id]], { signal: ctx.signal, limit: 5000 });
   const hit = roles.find((r) => r.id === id);
   if (!hit) return [s.none(`not found: A2 lists no PractitionerRole/${id}`, { source: 'A2' })];
-  const spec = hit.speciality?.coding?.map((c) => (c.display ? `${c.code} ${c.display}` : c.code)).join(', ');
-  return [s.found(`PractitionerRole/${hit.id} · ${hit.name ?? '(no name)'}${spec ? ` · ${spec}` : ''}`, { source: 'A2', resource: hit })];
+  const spec = roleSpecialities(hit)
+    .map((c) => (c.display ? `${c.code} ${c.display}` : c.code))
+    .join(', ');
+  return [
+    s.found(`PractitionerRole/${hit.id} · ${roleName(hit) ?? '(no name)'}${spec ? ` · ${spec}` : ''}`, { source: 'A2', resource: hit }),
+  ];
 }
 
 function patientNode(a: Appointment): XrayNode[] {

@@ -7,6 +7,7 @@
  */
 import { useMemo } from 'react';
 import { buildChatMessage, buildEncounterClose } from '../../core/api/chat.js';
+import { dialectOf } from '../../core/api/dialect.js';
 import { FieldError } from '../../core/errors.js';
 import type { ChatCommunication, EncounterClose } from '../../core/schemas/chat.js';
 import type { ChatOp, ThreadMessage, ThreadSummary } from '../../core/threads/index.js';
@@ -30,7 +31,8 @@ export type ChatStep =
   | { kind: 'new' }
   /** The review of a message before it is sent (from the reply form or the new-message form). */
   | { kind: 'send'; op: ChatOp; body: ChatCommunication }
-  | { kind: 'close'; thread: string; body: EncounterClose };
+  /** `body` is undefined under the r4 dialect: the Encounter is read at the close and put back finished. */
+  | { kind: 'close'; thread: string; body?: EncounterClose };
 
 export const NEW_AS = ['portal (C1)', 'practice (C3)'] as const;
 export const COMPOSE_FIELDS = [
@@ -174,7 +176,8 @@ export function useChat() {
     if (!thread) return;
     if (isClosed(thread)) return desk.info(`Chat ${clean(thread)} is already closed.`);
     try {
-      stack.push({ kind: 'close', thread, body: buildEncounterClose(desk.profile, thread) });
+      const body = buildEncounterClose(desk.profile, thread); // an id the interface refuses stops here
+      stack.push({ kind: 'close', thread, body: dialectOf(desk.profile) === 'r4' ? undefined : body });
     } catch (e) {
       desk.error(e);
     }

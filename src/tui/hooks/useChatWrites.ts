@@ -35,7 +35,11 @@ export function useChatWrites(store: ThreadStore | undefined, problem: string | 
         { sends: true },
       );
       if (!r.ok) return r.error instanceof NotRecordedError;
-      desk.ok(`Sent ${op} in ${clean(thread)} (HTTP ${r.value.status}), recorded: ${clean(body.id)}.`);
+      // The id the server gave it, as recorded (decisions.md §16).
+      const made = r.value.created;
+      desk.ok(
+        `Sent ${op} in ${clean(thread)} (HTTP ${r.value.status}), recorded: ${clean(r.value.message.id)}.${made.differs ? ` The server stored it under that id, not the one sent (${clean(body.id)}).` : ''}`,
+      );
       return true;
     } finally {
       sending.current = false;
@@ -60,8 +64,8 @@ export function useChatWrites(store: ThreadStore | undefined, problem: string | 
     if (r.ok) desk.ok(`Marked ${clean(m.id)} read (HTTP ${r.value.status}); recorded.`);
   };
 
-  /** C4. */
-  const close = async (thread: string, body: EncounterClose) => {
+  /** C4; without a body the profile's dialect builds it (under r4 the Encounter is read first and kept whole). */
+  const close = async (thread: string, body: EncounterClose | undefined) => {
     const st = recordingStore();
     if (!st) return;
     const r = await desk.run(`Closing chat ${clean(thread)} (C4)`, (signal) => closeRecorded(desk.client, st, thread, body, { signal }));

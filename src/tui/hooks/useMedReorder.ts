@@ -249,12 +249,13 @@ export function useMedReorder() {
     });
     if (!r.ok) return;
     const created = r.value.medicationRequest;
+    const id = r.value.created.id; // the server's (decisions.md §16): its answer's, else its Location's
     setFormFor(undefined);
     stack.reset();
     // Reload first: a request's start clears the status line, and the order's confirmation must stay.
     const reloaded = await load(true);
     desk.ok(
-      `Ordered ${created ? clean(created.id) : 'it'} (${clean(created?.status ?? o.body.status)}): ${clean(o.body.medicationReference.display ?? o.body.medicationReference.reference)}, ${quantityText(o.body as MedicationRequest)} at ${clean(o.org?.name ?? o.body.performer.reference)}.${reloaded ? '' : ' The list could not be reloaded (r to try again).'}`,
+      `Ordered ${id ? clean(id) : 'it'} (${clean(created?.status ?? o.body.status)}): ${clean(o.body.medicationReference.display ?? o.body.medicationReference.reference)}, ${quantityText(o.body as MedicationRequest)} at ${clean(o.org?.name ?? o.body.performer.reference)}.${reloaded ? '' : ' The list could not be reloaded (r to try again).'}`,
     );
   };
 

@@ -87,10 +87,8 @@ export function useNotify() {
     });
     if (!r.ok) return;
     const answer = r.value.body;
-    const id =
-      answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string'
-        ? (answer as { id: string }).id
-        : undefined;
+    // The server's id of the Communication: its answer's, else its Location's (decisions.md §16).
+    const id = r.value.created.id;
     setSent((all) => [
       {
         n: all.length + 1,

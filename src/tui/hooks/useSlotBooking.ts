@@ -19,7 +19,7 @@ import {
   utcParts,
 } from '../../core/api/appointments.js';
 import { parseDay } from '../../core/dates.js';
-import { referenceLabel } from '../../core/labels.js';
+import { referenceLabel, roleName, roleSpecialities } from '../../core/labels.js';
 import { FieldError, HttpError } from '../../core/errors.js';
 import type { AppointmentCreate, PractitionerRole, Schedule, Slot } from '../../core/schemas/appointment.js';
 import { parseToken } from '../../core/tokens.js';
@@ -238,7 +238,12 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     const a = r.value.appointment ?? body;
     const at = utcParts(slot.start);
     const who = referenceLabel(slotPractitioner(slot));
-    desk.ok(`Booked appointment ${clean(a.id)} (${clean(a.status)}): ${at.day} ${at.time} UTC${who ? ` with ${clean(who)}` : ''}.`);
+    // The server's id (decisions.md §16), and the id sent when it kept another.
+    const made = r.value.created;
+    const id = made.id ?? a.id;
+    desk.ok(
+      `Booked appointment ${clean(id)} (${clean(a.status)}${made.differs ? `; the server's id, not the one sent: ${clean(body.id)}` : ''}): ${at.day} ${at.time} UTC${who ? ` with ${clean(who)}` : ''}.`,
+    );
     setSlots((all) => all.filter((s) => s.id !== slot.id));
     booking.set((b) => ({ ...b, patient: '', comment: '' }));
     stack.popTo((s) => s.kind === 'slots');
@@ -254,14 +259,18 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
   };
 
   const choices = useMemo<Choice[]>(() => {
-    const roleName = new Map(roles.map((r) => [r.id, r]));
+    const rolesById = new Map(roles.map((r) => [r.id, r]));
     const out: Choice[] = [{ label: 'Any practitioner, every schedule' }];
     for (const s of schedules) {
       const actor = (s.actor ?? []).find((a) => a.reference.startsWith('PractitionerRole/')) ?? s.actor?.[0];
       const id = actor?.reference.split('/').pop();
-      const role = id ? roleName.get(id) : undefined;
-      const name = role?.name ?? actor?.display ?? actor?.reference ?? '(no practitioner)';
-      const spec = role?.speciality?.coding?.map((c) => c.display ?? c.code).join(', ');
+      const role = id ? rolesById.get(id) : undefined;
+      const name = (role && roleName(role)) ?? actor?.display ?? actor?.reference ?? '(no practitioner)';
+      const spec =
+        role &&
+        roleSpecialities(role)
+          .map((c) => c.display ?? c.code)
+          .join(', ');
       out.push({
         label: clean(`${name}${id ? ` (${id})` : ''} · schedule ${s.id}${spec ? ` · ${spec}` : ''}`),
         schedule: s,

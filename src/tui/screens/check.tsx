@@ -31,7 +31,13 @@ function ListStep({ c, width, height, active }: { c: Check; width: number; heigh
   return (
     <>
       <Text wrap="truncate" color={failing ? 'red' : c.running ? 'yellow' : 'green'}>
-        {fit(clean(`pdesk check · ${profile.name} · appt API ${profile.appointmentApi} · read-only · ${summaryLine(c)}`), width)}
+        {fit(
+          clean(
+            // The body dialect is named when it is not the interface's (decisions.md §16).
+            `pdesk check · ${profile.name} · appt API ${profile.appointmentApi}${profile.dialect === 'r4' ? ' · dialect r4' : ''} · read-only · ${summaryLine(c)}`,
+          ),
+          width,
+        )}
       </Text>
       <ListView<CheckRow>
         items={c.rows}

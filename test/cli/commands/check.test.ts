@@ -75,7 +75,7 @@ describe('pdesk check', () => {
     const r = await env.run(['check', '--output', 'table'], { env: { COLUMNS: '200' } });
     expect(r.code).toBe(7);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('pdesk check · profile sandbox (sandbox) · appointment API 2.0.0 · read-only');
+    expect(lines[0]).toBe('pdesk check · profile sandbox (sandbox) · appointment API 2.0.0 · dialect interface · read-only');
     expect(lines).toContain('Appointments');
     expect(lines).toContain('Medication');
     expect(r.stdout).toMatch(/^ {2}✓ A1-types\s+\d+ ms {2}A1 answers the appointment types of the service category$/m);

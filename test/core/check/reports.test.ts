@@ -73,7 +73,7 @@ describe('JUnit XML', () => {
     }
     const freeOnly = cases.find((c) => c.attrs.name!.startsWith('A4-free-only:'))!;
     expect(freeOnly.attrs.classname).toBe('pdesk.check.first.appointments');
-    expect(freeOnly.children[0]!.attrs.message).toMatch(/^\$\.entry\[0\]\.resource\.start: \d+ of \d+ entries do not match/);
+    expect(freeOnly.children[0]!.attrs.message).toMatch(/^page 1 \$\.entry\[0\]\.resource\.start: \d+ of \d+ entries do not match/);
     const omitted = cases.find((c) => c.attrs.name!.startsWith('C5-notify:'))!;
     expect(omitted.children[0]).toMatchObject({ name: 'skipped', attrs: { message: 'omit: a write check: sent only with write' } });
     const m2 = cases.find((c) => c.attrs.name!.startsWith('M2-read:'))!;
@@ -115,7 +115,7 @@ describe('JSON report', () => {
       for (const q of r.requests) expect(Object.keys(q).sort()).toEqual(['method', 'ms', 'status', 'url']);
     }
     const a4 = json.results.find((r) => r.id === 'A4-slots')!;
-    expect(a4.messages[0]).toEqual({ type: 'error', text: 'required field is missing', path: '$.entry[0].resource.start' });
+    expect(a4.messages[0]).toEqual({ type: 'error', text: 'required field is missing', path: 'page 1 $.entry[0].resource.start' });
     expect(a4.requests[0]).toMatchObject({ method: 'GET', status: 200 });
     expect(a4.requests[0]!.url).toMatch(/\/practice\/Slot\?service-category=urn%3Apdesk%3Aservice-category%7Cgp&schedule\.date=ge/);
   });

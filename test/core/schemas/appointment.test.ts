@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { typeRows } from '../../../src/core/api/appointments.js';
+import { roleName, roleSpecialities } from '../../../src/core/labels.js';
 import { BodyError, ContractError, ExitCode } from '../../../src/core/errors.js';
 import {
   Appointment,
@@ -64,6 +65,21 @@ describe('PractitionerRole (Bundle with entry[].resource)', () => {
     expect(e.path).toBe('$.entry[1].resource.id');
     expect(e.message).toContain('$.entry[1].resource.id');
     expect(e.message).toContain('missing');
+  });
+
+  it('FHIR R4 roles: practitioner.display names them and specialty lists their codings (labels roleName, roleSpecialities)', () => {
+    const r4 = parseResponse(PractitionerRole, {
+      resourceType: 'PractitionerRole',
+      id: 'r1',
+      practitioner: { reference: 'Practitioner/p1', display: 'Dr. Anna Berg' },
+      specialty: [{ coding: [{ code: '0100', display: 'GP' }] }, { coding: [{ code: '2100' }] }],
+    });
+    expect(roleName(r4)).toBe('Dr. Anna Berg');
+    expect(roleSpecialities(r4)).toEqual([{ code: '0100', display: 'GP' }, { code: '2100' }]);
+    const own = parseBundle(PractitionerRole, bundle).resources[0]!;
+    expect(roleName({ ...own, practitioner: { display: 'other' } })).toBe('Dr. Anna Berg');
+    expect(roleSpecialities({ ...own, specialty: [{ coding: [{ code: '9999' }] }] })).toEqual([{ code: '0100', display: 'GP' }]);
+    expect(contract(() => parseResponse(PractitionerRole, { ...r4, specialty: { coding: [] } })).path).toBe('$.specialty');
   });
 
   it('a speciality code must be a string when present', () => {

@@ -94,6 +94,47 @@ describe('chat and notification bodies', () => {
     const r = checkBody(Notification, n);
     expect(r.ok && r.data.contained[0]!.id).toBe('7');
   });
+  it('reads FHIR R4 shapes and keeps the interface shape: single sender and subject, encounter a Reference, the marker a list', () => {
+    const r4 = {
+      ...msg,
+      sender: { reference: 'Patient/p1' },
+      subject: { reference: 'Patient/p1' },
+      encounter: { reference: 'Encounter/e1', identifier: { system: 'practice.example.encounter-id', value: 'e1' } },
+    };
+    const r = checkBody(ChatCommunication, r4);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.data.sender).toEqual([{ reference: 'Patient/p1' }]);
+    expect(r.data.subject).toEqual([{ reference: 'Patient/p1' }]);
+    expect(r.data.encounter).toEqual({ reference: 'Encounter/e1', identifier: [{ system: 'practice.example.encounter-id', value: 'e1' }] });
+    // An encounter without its identifier names no thread.
+    expect(checkBody(ChatCommunication, { ...r4, encounter: { reference: 'Encounter/e1' } })).toMatchObject({
+      ok: false,
+      path: '$.encounter.identifier',
+    });
+    const marker = checkBody(ReadMarker, [
+      {
+        op: 'add',
+        path: '/recipient/0/extension',
+        value: [{ url: 'portal.example.ResourceSeenAt', valueDateTime: '2030-01-02T10:15:00+01:00' }],
+      },
+    ]);
+    expect(marker).toEqual({
+      ok: true,
+      data: [
+        {
+          op: 'add',
+          path: '/recipient/0/extension',
+          value: { url: 'portal.example.ResourceSeenAt', valueDateTime: '2030-01-02T10:15:00+01:00' },
+        },
+      ],
+    });
+    // The interface's one object keeps its rule: no offset.
+    expect(
+      checkBody(ReadMarker, [
+        { op: 'add', path: '/recipient/0/extension', value: { url: 'u', valueDateTime: '2030-01-02T10:15:00+01:00' } },
+      ]),
+    ).toMatchObject({ ok: false });
+  });
 });
 
 describe('email addresses', () => {

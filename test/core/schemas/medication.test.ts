@@ -88,3 +88,53 @@ describe('medication', () => {
     expect(page.total).toBe(1);
   });
 });
+
+describe('standard FHIR R4 shapes (decisions.md §3)', () => {
+  const mr = (id: string, performer?: string) => ({
+    resourceType: 'MedicationRequest',
+    id,
+    status: 'active',
+    intent: 'order',
+    medicationReference: { reference: 'Medication/m1' },
+    subject: { reference: 'Patient/p1' },
+    ...(performer ? { performer: { reference: performer } } : {}),
+    note: [{ text: 'Take with food', time: '2030-01-01' }, 'and water'],
+  });
+  const org = (id: string) => ({ resourceType: 'Organization', id, name: `Pharmacy ${id}` });
+
+  it('M1: a searchset of {resource} entries, pharmacies _included and paired by performer; bare entries and search warnings too', () => {
+    const list = parseMedicationList({
+      resourceType: 'Bundle',
+      type: 'searchset',
+      entry: [
+        { fullUrl: 'x', resource: mr('r1', 'Organization/o2'), search: { mode: 'match' } },
+        mr('r2', 'http://fhir.example/R4/Organization/o1'),
+        { resource: mr('r3', 'Organization/o9') },
+        { resource: org('o1'), search: { mode: 'include' } },
+        { resource: org('o2'), search: { mode: 'include' } },
+        { resource: { resourceType: 'OperationOutcome', issue: [] }, search: { mode: 'outcome' } },
+      ],
+    });
+    expect(list.rows.map((r) => [r.medicationRequest.id, r.organization?.id])).toEqual([
+      ['r1', 'o2'],
+      ['r2', 'o1'],
+      ['r3', undefined],
+    ]);
+    expect(list.rows[0]!.medicationRequest.note).toEqual([{ text: 'Take with food', time: '2030-01-01' }, 'and water']);
+  });
+
+  it('M1: a standard entry that breaks the interface is named at $.entry[i].resource; an interface pair as before', () => {
+    const { subject: _s, ...noSubject } = mr('r1');
+    expect(contract(() => parseMedicationList({ resourceType: 'Bundle', entry: [{ resource: noSubject }] })).path).toBe(
+      '$.entry[0].resource.subject',
+    );
+    expect(contract(() => parseMedicationList({ resourceType: 'Bundle', entry: [{ organization: org('o1') }] })).path).toBe(
+      '$.entry[0].medication-request',
+    );
+  });
+
+  it('M2: a note is a string or an Annotation with text; anything else is named', () => {
+    expect(parseResponse(MedicationRequest, mr('r1')).note).toHaveLength(2);
+    expect(contract(() => parseResponse(MedicationRequest, { ...mr('r1'), note: [{ authorString: 'x' }] })).path).toBe('$.note[0].text');
+  });
+});

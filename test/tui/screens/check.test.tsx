@@ -64,7 +64,7 @@ describe('Check screen', () => {
     expect(stopped).toMatch(/– skip/);
     await desk.press('r');
     const f = await desk.waitFor(/7 passed, 2 failed/, 20_000);
-    expect(f).toMatch(/A4-slots\s+✗ fail\s+\d+ ms\s+\$\.entry\[0\]\.resource\.start: required field is missing/);
+    expect(f).toMatch(/A4-slots\s+✗ fail\s+\d+ ms\s+page 1 \$\.entry\[0\]\.resource\.start: required field is mis/);
     await desk.press('s', 'r'); // by result: failures first
     const sorted = await desk.waitFor('result ↑');
     const rows = sorted.split('\n').filter((l) => /✓|✗|–/.test(l));

@@ -1,5 +1,5 @@
 /**
- * The team store on PostgreSQL (docs/decisions.md §16): the store itself (store.ts), its schema (migrations.ts,
+ * The team store on PostgreSQL (docs/decisions.md §17): the store itself (store.ts), its schema (migrations.ts,
  * migrate.ts), change events (notify.ts), and what `pdesk store status` and `pdesk store migrate` report.
  *
  *   const store = openPgStore(url, { operator });   // connects and migrates on first use

@@ -6,7 +6,7 @@
  * its tables may no longer mean what this version thinks.
  *
  * Reading the state (`schemaState`) needs no privilege beyond reading; only applying a migration needs the
- * right to create objects (docs/decisions.md §16: the owner role migrates, operators' roles read and write rows).
+ * right to create objects (docs/decisions.md §17: the owner role migrates, operators' roles read and write rows).
  */
 import { hash } from 'node:crypto';
 import { ExitCode } from '../../errors.js';

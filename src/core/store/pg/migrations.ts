@@ -2,7 +2,7 @@
  * The team store's schema, as versioned migrations applied in order (src/core/store/pg/migrate.ts). They ship inside
  * the build as text (nothing is read from src/ at run time). A migration is never edited once released: a change is
  * a new migration. Every object lives in the `pdesk` schema; every row is keyed by the profile's name (one team
- * store may serve several practice systems, each a profile every operator names alike: docs/decisions.md §16).
+ * store may serve several practice systems, each a profile every operator names alike: docs/decisions.md §17).
  *
  * Tables:
  * - threads          one row per chat thread (encounter id): open/closed, its owner, and the summary the thread

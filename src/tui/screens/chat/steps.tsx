@@ -273,11 +273,18 @@ export function SendStep({ c, op, body, width, height, active }: StepProps & { o
   );
 }
 
-export function CloseStep({ c, thread, body, width, height, active }: StepProps & { thread: string; body: EncounterClose }) {
+export function CloseStep({ c, thread, body, width, height, active }: StepProps & { thread: string; body?: EncounterClose }) {
   return (
     <Confirm
       question={`Close chat ${clean(thread)}? PUT Encounter/${clean(thread)} (C4); it then takes no new messages:`}
-      lines={jsonLines(body)}
+      lines={
+        body
+          ? jsonLines(body)
+          : [
+              'The Encounter is read from the portal first (GET), then put back with status finished',
+              "and every other field kept (the profile's dialect is r4).",
+            ]
+      }
       yesLabel="close it"
       danger
       onYes={c.confirmClose}

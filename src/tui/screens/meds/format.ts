@@ -1,6 +1,6 @@
 /** Text of the Meds screen: list columns by width, a request's detail lines, a pharmacy line. Server text is cleaned. */
 import type { MedicationRequest, MedicationRow, Organization } from '../../../core/schemas/medication.js';
-import { periodText as periodLabel, quantityText as quantityLabel, referenceLabel } from '../../../core/labels.js';
+import { noteTexts, periodText as periodLabel, quantityText as quantityLabel, referenceLabel } from '../../../core/labels.js';
 import type { SortColumn } from '../../components/sort.js';
 import { clean, columns, idWidth } from '../../format.js';
 
@@ -102,7 +102,7 @@ export function detailLines(r: MedicationRequest, org: Organization | undefined)
     ['period', periodText(r)],
     ['authoredOn', clean(r.authoredOn ?? '')],
     ['basedOn', clean(r.basedOn?.map((b) => b.reference).join(', ') ?? '')],
-    ['note', clean(r.note?.join(' | ') ?? '')],
+    ['note', clean(noteTexts(r).join(' | '))],
   ];
   return fields.filter(([, v]) => v).map(([k, v]) => `${k.padEnd(12)}  ${v}`);
 }

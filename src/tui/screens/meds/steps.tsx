@@ -8,6 +8,7 @@ import { Confirm } from '../../components/Confirm.js';
 import { Form } from '../../components/Form.js';
 import { ListView } from '../../components/ListView.js';
 import { Pane } from '../../components/Pane.js';
+import { noteTexts } from '../../../core/labels.js';
 import { useDesk } from '../../desk.js';
 import { clean, columns, jsonLines } from '../../format.js';
 import { type MedReorder, type Order, REORDER_FIELDS, type Target, periodLength } from '../../hooks/useMedReorder.js';
@@ -189,7 +190,7 @@ export function ConfirmStep({ m, target, order, width, height, active }: StepPro
           `at ${org?.name ? `${org.name} (${org.id})` : body.performer.reference}${org && identifierText(org) ? ` · ${identifierText(org)}` : ''}`,
         ),
         clean(`quantity ${quantityText(asRead)} · period ${periodText(asRead)}`),
-        ...(body.note ? [clean(`note ${body.note.join(' | ')}`)] : []),
+        ...(body.note ? [clean(`note ${noteTexts(body).join(' | ')}`)] : []),
         '',
         ...jsonLines(body),
       ]}

@@ -123,7 +123,7 @@ describe.skipIf(!pgInstalled)('team store migrations', () => {
   });
 });
 
-describe.skipIf(!pgInstalled)('a least-privilege database user (docs/decisions.md §16)', () => {
+describe.skipIf(!pgInstalled)('a least-privilege database user (docs/decisions.md §17)', () => {
   it('works with the documented grants once the owner migrated, and cannot migrate', async () => {
     const db = `least_${process.pid}`;
     await pg().createDatabase(db);
