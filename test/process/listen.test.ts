@@ -341,6 +341,13 @@ describe('pdesk listen as a service', () => {
     expect((await storeView()).view.threads).toEqual([]);
   });
 
+  it('SIGTERM the moment the URL is printed is a clean stop (a service manager may stop it as soon as it is up)', async () => {
+    for (let i = 0; i < 6; i++) {
+      const p = await startListen(dir, ['--json']);
+      expect(await p.stop('SIGTERM'), `start ${i + 1}`).toBe(0);
+    }
+  });
+
   it('refuses a --host beyond loopback without --token-env (exit 2, one sentence); --insecure starts with a warning', async () => {
     const r = await runCli(['listen', '--port', '0', '--host', '0.0.0.0'], { configDir: dir });
     expect(r.code).toBe(2);
