@@ -40,6 +40,8 @@ import type { HealthCheck, ThreadStore, ThreadStoreOptions } from './types.js';
 import { type ThreadMessage, type ThreadSummary, ThreadView } from './view.js';
 
 const NEWLINE = 0x0a;
+/** Summaries read at once when an index starts. */
+const SUMMARIES_AT_ONCE = 4;
 
 interface Pending {
   data: string;
@@ -200,22 +202,27 @@ export class FileThreadStore implements ThreadStore {
     const numbers = [1, ...laterSegments(this.path)];
     const last = numbers[numbers.length - 1]!;
     if (last > 1) this.watchSegments();
+    const fresh = numbers.filter((n) => !this.cursors.has(n));
+    // The index starts from the summaries of the segments not read yet, a few read at a time (each is a few
+    // file operations: waiting for them one by one was most of a start-up).
+    for (let i = 0; !full && i < fresh.length; i += SUMMARIES_AT_ONCE) {
+      const batch = fresh.slice(i, i + SUMMARIES_AT_ONCE);
+      const read = await Promise.all(batch.map((n) => readSummary(this.path, n)));
+      // Merged in segment order (the first record of an id counts), then dropped.
+      batch.forEach((n, j) => {
+        if (read[j]) this.fromSummary(n, read[j]);
+      });
+    }
     for (const n of numbers) {
       let cursor = this.cursors.get(n);
-      if (cursor && n < last - 1) continue;
+      if (cursor && n < last - 1 && cursor.seen) continue;
       let building: SegmentSummary | undefined;
       if (!cursor) {
         cursor = new SegmentCursor(n, segmentPath(this.path, n));
         this.cursors.set(n, cursor);
-        if (!full) {
-          const s = await readSummary(this.path, n);
-          if (s) {
-            this.index.merge(s);
-            cursor.offset = s.bytes;
-            cursor.lineNo = s.lines;
-            for (const w of s.warnings) this.warn(cursor.path, w);
-          } else if (n < last && this.active) building = newSummary(); // a sealed segment without one: write it
-        }
+        // A segment without a summary, read by a store that writes: write one once the segment is sealed or
+        // full (the last file of a store from before segments may be far larger than a segment).
+        if (!full && this.active) building = newSummary();
       }
       const path = cursor.path;
       await readSegment(
@@ -229,7 +236,7 @@ export class FileThreadStore implements ThreadStore {
           building?.warnings.push(w);
         },
       );
-      if (building) {
+      if (building && (n < last || cursor.offset >= this.segmentBytes)) {
         building.bytes = cursor.offset;
         building.lines = cursor.lineNo;
         const s = building;
@@ -237,6 +244,17 @@ export class FileThreadStore implements ThreadStore {
       }
     }
     if (out?.length) this.events.emit('records', out);
+  }
+
+  /** Start reading segment `n` after its summary: the segment itself is read only if it grew past it. */
+  private fromSummary(n: number, s: SegmentSummary & { size: number }): void {
+    const cursor = new SegmentCursor(n, segmentPath(this.path, n));
+    this.cursors.set(n, cursor);
+    this.index.merge(s);
+    cursor.offset = s.bytes;
+    cursor.lineNo = s.lines;
+    if (s.size === s.bytes) cursor.seen = true; // nothing after it: no need to open the segment now
+    for (const w of s.warnings) this.warn(cursor.path, w);
   }
 
   private apply(r: ReadRecord, out: StoreRecord[] | undefined): void {
@@ -428,7 +446,8 @@ export class FileThreadStore implements ThreadStore {
     const first = this.path;
     const n = seg.n;
     this.chore(async () => {
-      if (await readSummary(first, n)) return;
+      const known = await readSummary(first, n);
+      if (known && known.bytes === known.size) return; // one written while it was the last covers only part of it
       const s = await summarize(first, n);
       if (s) await writeSummary(first, n, s);
     });

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type LoadedMessage, type RepairRecord, type StoreRecord, asRecord, parseMessageAt } from './records.js';
 
@@ -240,9 +240,9 @@ const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.length % 
 
 /**
  * The summary of segment `n` when there is one that matches the segment as it is now (its bytes are still there
- * and end as they did), else undefined.
+ * and end as they did), with the segment's size now; else undefined.
  */
-export async function readSummary(first: string, n: number): Promise<SegmentSummary | undefined> {
+export async function readSummary(first: string, n: number): Promise<(SegmentSummary & { size: number }) | undefined> {
   let value: Record<string, unknown>;
   try {
     value = JSON.parse(await readFile(summaryPath(first, n), 'utf8'));
@@ -261,9 +261,10 @@ export async function readSummary(first: string, n: number): Promise<SegmentSumm
   )
     return undefined;
   let fh: FileHandle | undefined;
+  let size: number;
   try {
     fh = await open(segmentPath(first, n), 'r');
-    const { size } = await fh.stat();
+    size = (await fh.stat()).size;
     if ((bytes as number) > size || (await tailHash(fh, bytes as number)) !== check) return undefined;
   } catch {
     return undefined;
@@ -276,6 +277,7 @@ export async function readSummary(first: string, n: number): Promise<SegmentSumm
     messages,
     closed,
     warnings: (warnings as unknown[]).filter((w): w is string => typeof w === 'string'),
+    size,
   };
 }
 
@@ -320,6 +322,7 @@ export async function writeSummary(first: string, n: number, s: SegmentSummary):
     closed: s.closed,
     warnings,
   });
+  await mkdir(segmentsFolder(first), { recursive: true, mode: 0o700 }); // a store of one file has no folder yet
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const fh = await open(tmp, 'w', 0o600);
   try {

@@ -118,6 +118,24 @@ describe('file store: segments', () => {
     expect(JSON.parse(readFileSync(s1, 'utf8'))).toMatchObject({ v: 1, messages: expect.arrayContaining(['m0', 'enc-0']) });
   });
 
+  it('a store from before segments (one file larger than a segment): the index of a writer summarises it for the next start', async () => {
+    await fill(12, { segmentBytes: 1_000_000 }); // one file of about 6.6 KB, more than SMALL's segment
+    expect(existsSync(segmentsFolder(first))).toBe(false);
+    const listen = openThreadStore(dir, 'p', SMALL);
+    await listen.prepare();
+    await listen.loadIndex();
+    await listen.close();
+    expect(JSON.parse(readFileSync(summaryPath(first, 1), 'utf8'))).toMatchObject({ bytes: readFileSync(first).length });
+    const lines = readFileSync(first, 'utf8').split('\n');
+    lines[1] = 'x'.repeat(lines[1]!.length); // same size, same end: only a reader of the bytes would see it
+    writeFileSync(first, lines.join('\n'));
+    const next = openThreadStore(dir, 'p', SMALL);
+    await next.loadIndex();
+    expect(next.warnings).toEqual([]);
+    expect(await next.hasMessage('m1')).toBe(true);
+    await next.close();
+  });
+
   it('reads what a late writer appended to a segment after its summary', async () => {
     await fill(12);
     appendFileSync(first, `${JSON.stringify(msg('late', 'enc-9'))}\n${JSON.stringify(close('enc-9'))}\n`);
