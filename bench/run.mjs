@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const benches = ['startup.mjs', 'notifications.mjs', 'tui.mjs', 'check.mjs'];
+const benches = ['startup.mjs', 'notifications.mjs', 'tui.mjs', 'check.mjs', 'listen.mjs'];
 const results = [];
 let failed = false;
 for (const b of benches) {
