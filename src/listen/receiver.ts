@@ -183,7 +183,11 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
 
   async function handle(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<Answer> {
     const { op, param, path, query } = beforeBody(req);
-    if (op === 'health') return health();
+    if (op === 'health') {
+      // A body sent with it is not read: the connection ends with the answer.
+      const withBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+      return { ...(await health()), close: withBody };
+    }
     if (expectsContinue) res.writeContinue();
     let buf: Buffer;
     try {

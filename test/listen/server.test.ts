@@ -208,9 +208,13 @@ describe('listen: GET /healthz', () => {
         { name: 'store', ok: true, detail: 'writable, files: 1' },
       ],
     });
-    const head = await fetch(`${r.url}/healthz`, { method: 'HEAD' });
-    expect(head.status).toBe(200);
-    expect(await head.text()).toBe('');
+    const onlyHead = await fetch(`${r.url}/healthz`, { method: 'HEAD' });
+    expect(onlyHead.status).toBe(200);
+    expect(await onlyHead.text()).toBe('');
+    const withBody = await raw(r.port);
+    withBody.socket.write(head('GET', '/healthz', { 'content-length': 1_000_000 }));
+    await within(withBody.closed, 2000, 'a /healthz with a body closed');
+    expect(statusOf(withBody.received())).toBe(200);
     const post = await fetch(`${r.url}/healthz`, { method: 'POST', body: '{}' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
