@@ -4,7 +4,6 @@
  * connections past the limit are closed; the bytes bodies hold at once are bounded; /healthz; a stop that lets a
  * request finish within its deadline and cuts off one that does not; HTTPS.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
@@ -14,6 +13,7 @@ import { openThreadStore, type ThreadStore } from '../../src/core/threads/index.
 import { type Receiver, type ReceiverOptions, startReceiver } from '../../src/listen/receiver.js';
 import { chatMessage } from '../helpers/chat.js';
 import { tempDir } from '../helpers/config.js';
+import { selfSignedCert } from '../helpers/tls.js';
 
 let dir: string;
 let store: ThreadStore;
@@ -286,28 +286,9 @@ describe('listen: stopping with a deadline', () => {
 
 describe('listen: HTTPS', () => {
   it('serves pushes and /healthz over TLS with --tls-cert/--tls-key', async () => {
-    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-    ssl(
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'key.pem',
-      '-out',
-      'cert.pem',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    );
-    const cert = readFileSync(join(dir, 'cert.pem'));
-    const r = await start({ tls: { cert, key: readFileSync(join(dir, 'key.pem')) } });
+    const files = selfSignedCert(dir);
+    const cert = readFileSync(files.cert);
+    const r = await start({ tls: { cert, key: readFileSync(files.key) } });
     expect(r.url).toBe(`https://127.0.0.1:${r.port}`);
     const call = (method: string, path: string, payload?: string) =>
       new Promise<{ status: number; text: string }>((resolve, reject) => {

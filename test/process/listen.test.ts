@@ -4,7 +4,6 @@
  * concurrently loses nothing it acknowledged. As a service: SIGTERM lets a request in progress finish and cuts
  * off one that stalls past --shutdown-timeout; a host beyond loopback needs a token; HTTPS and its options.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -16,6 +15,7 @@ import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { chatMessage } from '../helpers/chat.js';
 import { runCli, tempDir, writeProfiles } from '../helpers/cli.js';
 import { type ListenProcess, startListen } from '../helpers/listen.js';
+import { selfSignedCert } from '../helpers/tls.js';
 
 const NS = { portal: 'portal.example', practice: 'practice.example' };
 
@@ -363,31 +363,7 @@ describe('pdesk listen as a service', () => {
   });
 
   it('--tls-cert and --tls-key: HTTPS; either alone, an unreadable file or a bad pair exits 2 naming the option', async () => {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        'key.pem',
-        '-out',
-        'cert.pem',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { cwd: dir, stdio: 'ignore' },
-    );
-    const cert = join(dir, 'cert.pem');
-    const key = join(dir, 'key.pem');
+    const { cert, key } = selfSignedCert(dir);
     writeFileSync(join(dir, 'junk.pem'), 'not a key\n');
     const cases: Array<[string[], RegExp]> = [
       [['--tls-cert', cert], /^pdesk: --tls-cert needs --tls-key: give both, or neither\.\n$/],
