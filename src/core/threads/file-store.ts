@@ -123,13 +123,13 @@ export class FileThreadStore implements ThreadStore {
       }
       this.mode = 'full';
     }
-    await this.refresh();
+    await this.readMore();
     return this.view;
   }
 
   async loadIndex(): Promise<void> {
     if (this.mode === 'none') this.mode = 'index';
-    await this.refresh();
+    await this.readMore();
   }
 
   threadSummaries(): ThreadSummary[] {
@@ -160,8 +160,16 @@ export class FileThreadStore implements ThreadStore {
     return this.lookup.isClosed(thread);
   }
 
-  refresh(): Promise<void> {
-    if (this.mode === 'none') this.mode = 'full';
+  async refresh(): Promise<void> {
+    if (this.mode !== 'full') await this.load();
+    else await this.readMore();
+  }
+
+  /**
+   * Read what was appended since the last read, into the view or the index. Calls made while a read runs are
+   * served by one more read after it, so the promise always covers everything appended before the call.
+   */
+  private readMore(): Promise<void> {
     const want = ++this.requested;
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ want, resolve, reject }));
     if (!this.reading) {
@@ -288,7 +296,7 @@ export class FileThreadStore implements ThreadStore {
   private watchSegments(): void {
     const folder = segmentsFolder(this.path);
     if (this.watchers.has(folder) || !existsSync(folder)) return;
-    if (this.watchFolder(folder)) this.refresh().catch((e) => this.warn(this.path, `cannot read: ${(e as Error).message}`));
+    if (this.watchFolder(folder)) this.readMore().catch((e) => this.warn(this.path, `cannot read: ${(e as Error).message}`));
   }
 
   /** Read again when a file of this store changes in `dir` (the first file's folder, or the later segments'). */
@@ -301,7 +309,7 @@ export class FileThreadStore implements ThreadStore {
       const w = fsWatch(dir, { persistent: false }, (_event, file) => {
         if (!inSegments && file === folder) this.watchSegments();
         if (!file || inSegments || file === first || file === folder)
-          this.refresh().catch((e) => this.warn(this.path, `cannot read: ${(e as Error).message}`));
+          this.readMore().catch((e) => this.warn(this.path, `cannot read: ${(e as Error).message}`));
       });
       w.on('error', () => undefined);
       this.watchers.set(dir, w);
@@ -375,7 +383,7 @@ export class FileThreadStore implements ThreadStore {
     return p.then(() => {
       // A store that shows something picks up what was just written (and anything other processes appended);
       // one that is only written to reads nothing.
-      if (this.mode !== 'none') return this.refresh().catch(() => undefined);
+      if (this.mode !== 'none') return this.readMore().catch(() => undefined);
     });
   }
 

@@ -43,8 +43,8 @@ export interface ThreadStore {
   /** Bring the view up to date with the store (all of it on the first call) and return it. */
   load(): Promise<ThreadView>;
   /**
-   * Read what was appended since the last read (into the view, or into the index after `loadIndex()`; the
-   * first call on a fresh store loads the view). The promise covers everything appended before the call.
+   * Bring the view up to date with what was appended since the last read (all of it the first time, also after
+   * `loadIndex()`). The promise covers everything appended before the call.
    */
   refresh(): Promise<void>;
   /** Threads newest first, with open/closed, last message and unread count (call `load()` first). */
@@ -54,7 +54,7 @@ export interface ThreadStore {
   /** Call `fn` with every batch of new records, this process's and other processes'. Returns an unsubscribe. */
   watch(fn: (records: StoreRecord[]) => void): () => void;
 
-  /** Read the receiver's index (quick, whatever the history's size); `refresh()` and `watch()` keep it current. */
+  /** Read the receiver's index (quick, whatever the history's size); appends and `watch()` keep it current. */
   loadIndex(): Promise<void>;
   /** A message of this id is stored. */
   hasMessage(id: string): Promise<boolean>;
