@@ -24,6 +24,7 @@ import { type StoreRecord, type LoadedMessage, repairRecord, resourceOf } from '
 import {
   type ReadRecord,
   type SegmentSummary,
+  type SummaryTable,
   SEGMENT_BYTES,
   SegmentCursor,
   addToSummary,
@@ -165,6 +166,11 @@ export class FileThreadStore implements ThreadStore {
     else await this.readMore();
   }
 
+  /** Read what was appended since the last read, errors aside (they reach the next reader that asks). */
+  private refreshQuietly(): Promise<void> {
+    return (this.mode === 'index' ? this.readMore() : this.refresh()).catch(() => undefined);
+  }
+
   /**
    * Read what was appended since the last read, into the view or the index. Calls made while a read runs are
    * served by one more read after it, so the promise always covers everything appended before the call.
@@ -204,6 +210,7 @@ export class FileThreadStore implements ThreadStore {
 
   /** One pass over the segments: each new one whole (or its summary and what follows it), then the last two's new bytes. */
   private async readNew(): Promise<void> {
+    if (this.mode === 'none') this.mode = 'full'; // a watcher of a store not read yet: it reads it all, as load()
     const full = this.mode === 'full';
     // Records are collected for watchers only (a first load of a large store has none).
     const out: StoreRecord[] | undefined = this.events.listenerCount('records') ? [] : undefined;
@@ -255,10 +262,10 @@ export class FileThreadStore implements ThreadStore {
   }
 
   /** Start reading segment `n` after its summary: the segment itself is read only if it grew past it. */
-  private fromSummary(n: number, s: SegmentSummary & { size: number }): void {
+  private fromSummary(n: number, s: SummaryTable): void {
     const cursor = new SegmentCursor(n, segmentPath(this.path, n));
     this.cursors.set(n, cursor);
-    this.index.merge(s);
+    this.index.addSummary(s);
     cursor.offset = s.bytes;
     cursor.lineNo = s.lines;
     if (s.size === s.bytes) cursor.seen = true; // nothing after it: no need to open the segment now
@@ -381,9 +388,9 @@ export class FileThreadStore implements ThreadStore {
     const p = new Promise<void>((resolve, reject) => this.queue.push({ data, resolve, reject }));
     if (!this.writing) void this.drain();
     return p.then(() => {
-      // A store that shows something picks up what was just written (and anything other processes appended);
-      // one that is only written to reads nothing.
-      if (this.mode !== 'none') return this.readMore().catch(() => undefined);
+      // A store that shows something, or has watchers, picks up what was just written (and anything other
+      // processes appended); one that is only written to reads nothing.
+      if (this.mode !== 'none' || this.events.listenerCount('records') > 0) return this.refreshQuietly();
     });
   }
 

@@ -1,58 +1,44 @@
 /**
  * What a receiver asks of the store before it writes, kept without the history: which message ids are stored
- * (and in which thread), and which threads are closed. About a hundred bytes a message, where the whole view
- * (view.ts) keeps every message.
+ * (and in which thread), and which threads are closed. The summaries' sorted tables are searched as they were
+ * read (a start-up does no work per message); what was read after them is kept in a map.
  */
-import { type ReadRecord, type SegmentSummary, ownCopy } from './segments.js';
+import { type ReadRecord, type SummaryTable, findId, ownCopy } from './segments.js';
 
 export class MessageIndex {
-  private readonly threadOf = new Map<string, string>();
+  /** Summaries in segment order: an id found in an earlier one counts first. */
+  private readonly tables: SummaryTable[] = [];
+  /** Messages read from the segments themselves (after the summaries): id → thread. */
+  private readonly tail = new Map<string, string>();
   private readonly closedAt = new Map<string, string>();
-  /** One copy of each thread id (a summary's JSON repeats it per message). */
-  private readonly threads = new Map<string, string>();
-
-  private intern(thread: string): string {
-    const known = this.threads.get(thread);
-    if (known !== undefined) return known;
-    const own = ownCopy(thread);
-    this.threads.set(own, own);
-    return own;
-  }
-
-  /** The first record of a message id counts (as in the view). `own`: the id is not cut from a larger text. */
-  private addMessage(id: string, thread: string, own = false): void {
-    if (this.threadOf.get(id) === undefined) this.threadOf.set(own ? id : ownCopy(id), this.intern(thread));
-  }
-
-  private addClose(thread: string, at: string): void {
-    if (!this.closedAt.has(thread)) this.closedAt.set(this.intern(thread), ownCopy(at));
-  }
 
   apply(r: ReadRecord): void {
-    if (r.kind === 'message') this.addMessage(r.id, r.thread);
-    else if (r.kind === 'close') this.addClose(r.thread, r.at);
+    if (r.kind === 'message') {
+      if (!this.tail.has(r.id)) this.tail.set(ownCopy(r.id), ownCopy(r.thread));
+    } else if (r.kind === 'close') {
+      if (!this.closedAt.has(r.thread)) this.closedAt.set(ownCopy(r.thread), ownCopy(r.at));
+    }
   }
 
-  merge(s: SegmentSummary): void {
-    const m = s.messages;
-    for (let i = 0; i < m.length; i += 2) this.addMessage(m[i]!, m[i + 1]!, true); // fresh strings of JSON.parse
-    const c = s.closed;
-    for (let i = 0; i < c.length; i += 2) this.addClose(c[i]!, c[i + 1]!);
-  }
-
-  hasMessage(id: string): boolean {
-    return this.threadOf.has(id);
+  addSummary(t: SummaryTable): void {
+    this.tables.push(t);
+    const c = t.closed;
+    for (let i = 0; i < c.length; i += 2) if (!this.closedAt.has(c[i]!)) this.closedAt.set(c[i]!, c[i + 1]!);
   }
 
   threadOfMessage(id: string): string | undefined {
-    return this.threadOf.get(id);
+    for (const t of this.tables) {
+      const i = findId(t, id);
+      if (i >= 0) return t.threads[t.threadOf[i]!];
+    }
+    return this.tail.get(id);
+  }
+
+  hasMessage(id: string): boolean {
+    return this.threadOfMessage(id) !== undefined;
   }
 
   isClosed(thread: string): boolean {
     return this.closedAt.has(thread);
-  }
-
-  get messages(): number {
-    return this.threadOf.size;
   }
 }

@@ -236,26 +236,86 @@ async function tailHash(fh: FileHandle, bytes: number): Promise<string> {
   return createHash('sha256').update(buf).digest('hex').slice(0, 32);
 }
 
-const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.length % 2 === 0 && v.every((x) => typeof x === 'string');
+/**
+ * A summary as read back: the segment's message ids sorted (searched in place, never copied into a map), each
+ * with the index of its thread in `threads`.
+ */
+export interface SummaryTable {
+  bytes: number;
+  lines: number;
+  /** The segment's size when the summary was read. */
+  size: number;
+  ids: string[];
+  threadOf: number[];
+  threads: string[];
+  closed: string[];
+  warnings: string[];
+}
+
+/** The position of `id` in a table's sorted ids, or -1. */
+export function findId(t: SummaryTable, id: string): number {
+  const ids = t.ids;
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** The sorted table a summary is written as: the first record of an id counts. */
+function toTable(s: SegmentSummary): Pick<SummaryTable, 'ids' | 'threadOf' | 'threads'> {
+  const threadIndex = new Map<string, number>();
+  const byId = new Map<string, number>();
+  for (let i = 0; i < s.messages.length; i += 2) {
+    const id = s.messages[i]!;
+    if (byId.has(id)) continue;
+    const thread = s.messages[i + 1]!;
+    let t = threadIndex.get(thread);
+    if (t === undefined) {
+      t = threadIndex.size;
+      threadIndex.set(thread, t);
+    }
+    byId.set(id, t);
+  }
+  const ids = [...byId.keys()].sort();
+  return { ids, threadOf: ids.map((id) => byId.get(id)!), threads: [...threadIndex.keys()] };
+}
+
+const isStringList = (v: unknown, pairs = false): v is string[] =>
+  Array.isArray(v) && (!pairs || v.length % 2 === 0) && v.every((x) => typeof x === 'string');
+
+/**
+ * The table's arrays are there and agree in length. Their entries are not checked one by one (that was a tenth
+ * of a start-up): a summary is written whole by pdesk or not at all, and a wrong entry could only make a
+ * receiver miss a duplicate, which the view still shows once.
+ */
+function wellFormed(ids: unknown, threadOf: unknown, threads: unknown): boolean {
+  return Array.isArray(ids) && Array.isArray(threadOf) && Array.isArray(threads) && threadOf.length === ids.length;
+}
 
 /**
  * The summary of segment `n` when there is one that matches the segment as it is now (its bytes are still there
  * and end as they did), with the segment's size now; else undefined.
  */
-export async function readSummary(first: string, n: number): Promise<(SegmentSummary & { size: number }) | undefined> {
+export async function readSummary(first: string, n: number): Promise<SummaryTable | undefined> {
   let value: Record<string, unknown>;
   try {
     value = JSON.parse(await readFile(summaryPath(first, n), 'utf8'));
   } catch {
     return undefined;
   }
-  const { bytes, lines, messages, closed, warnings, check } = value ?? {};
+  const { bytes, lines, ids, threadOf, threads, closed, warnings, check } = value ?? {};
   if (
     value?.v !== SUMMARY_VERSION ||
     !Number.isSafeInteger(bytes) ||
     !Number.isSafeInteger(lines) ||
-    !isStrings(messages) ||
-    !isStrings(closed) ||
+    !wellFormed(ids, threadOf, threads) ||
+    !isStringList(closed, true) ||
     !Array.isArray(warnings) ||
     typeof check !== 'string'
   )
@@ -274,10 +334,12 @@ export async function readSummary(first: string, n: number): Promise<(SegmentSum
   return {
     bytes: bytes as number,
     lines: lines as number,
-    messages,
+    size,
+    ids: ids as string[],
+    threadOf: threadOf as number[],
+    threads: threads as string[],
     closed,
     warnings: (warnings as unknown[]).filter((w): w is string => typeof w === 'string'),
-    size,
   };
 }
 
@@ -318,7 +380,7 @@ export async function writeSummary(first: string, n: number, s: SegmentSummary):
     bytes: s.bytes,
     lines: s.lines,
     check,
-    messages: s.messages,
+    ...toTable(s),
     closed: s.closed,
     warnings,
   });
