@@ -142,6 +142,21 @@ describe('file store: segments', () => {
     await next.close();
   });
 
+  it('in the index as in the view, the first record of a message id counts, across segments and summaries', async () => {
+    const store = openThreadStore(dir, 'p', SMALL);
+    for (const r of [msg('dup', 'enc-first'), msg('a'), msg('b'), msg('c'), msg('dup', 'enc-later'), msg('d'), msg('e'), msg('f')])
+      await store.append([r]);
+    await store.append([msg('dup', 'enc-last')]);
+    await store.close();
+    expect(segmentFiles().length).toBeGreaterThanOrEqual(2);
+    const index = openThreadStore(dir, 'p');
+    expect(await index.threadOfMessage('dup')).toBe('enc-first');
+    const full = openThreadStore(dir, 'p');
+    expect((await full.load()).threadOfMessage('dup')).toBe('enc-first');
+    await index.close();
+    await full.close();
+  });
+
   it('reads what a late writer appended to a segment after its summary', async () => {
     await fill(12);
     appendFileSync(first, `${JSON.stringify(msg('late', 'enc-9'))}\n${JSON.stringify(close('enc-9'))}\n`);
