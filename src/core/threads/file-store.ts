@@ -223,7 +223,7 @@ export class FileThreadStore implements ThreadStore {
     for (let i = 0; !full && i < fresh.length; i += SUMMARIES_AT_ONCE) {
       const batch = fresh.slice(i, i + SUMMARIES_AT_ONCE);
       const read = await Promise.all(batch.map((n) => readSummary(this.path, n)));
-      // Merged in segment order (the first record of an id counts), then dropped.
+      // Added in segment order: the first record of an id counts.
       batch.forEach((n, j) => {
         if (read[j]) this.fromSummary(n, read[j]);
       });

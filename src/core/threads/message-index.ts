@@ -6,7 +6,10 @@
 import { type ReadRecord, type SummaryTable, findId, ownCopy } from './segments.js';
 
 export class MessageIndex {
-  /** Summaries in segment order: an id found in an earlier one counts first. */
+  /**
+   * Summaries in segment order: an id found in an earlier one counts first, and one in a summary before one read
+   * from a segment (a message stored twice, a retry, names the same thread either way).
+   */
   private readonly tables: SummaryTable[] = [];
   /** Messages read from the segments themselves (after the summaries): id → thread. */
   private readonly tail = new Map<string, string>();
