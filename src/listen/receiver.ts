@@ -2,37 +2,51 @@
  * The push receiver of `pdesk listen` (decisions.md §8), also run in-process by the TUI (`tui --listen`).
  * A stand-in party: C1 and C2 as the practice system under `/practice`, C3, C4 and C5 as the portal under
  * `/portal`, at the default routes of decisions.md §2 (C2 also in its conditional form
- * `PATCH /practice/Communication?identifier=<system>|<id>`).
+ * `PATCH /practice/Communication?identifier=<system>|<id>`); `GET /healthz` says whether it can take pushes.
  *
- * Each request is checked (bearer token → 401, route → 404/405, content type → 415, JSON and the core schema
- * → 400 with an OperationOutcome naming the JSON path), written to the thread store and fsynced, and only
- * then answered: POST 201 (200 for a message already stored), PUT and PATCH 200. A message to a closed
- * thread gets 409 and is not stored. A read marker for a message the store has never seen is recorded all
- * the same. C5 notifications go to the same store as records of kind `notification`. If the store cannot
- * write, the answer is 500 and nothing is acknowledged.
+ * Before a byte of the body is read, a request is checked: bearer token (401), route (404/405), declared size
+ * (413) and content type (415); a refusal then closes the connection, so an unwelcome body is never read. Then
+ * the body is read within its bound (413), parsed and checked with the core schema (400 with an
+ * OperationOutcome naming the JSON path), written to the thread store and made durable, and only then answered:
+ * POST 201 (200 for a message already stored), PUT and PATCH 200. A message to a closed thread gets 409 and is
+ * not stored. A read marker for a message the store has never seen is recorded all the same. C5 notifications
+ * go to the same store as records of kind `notification`. If the store cannot write, the answer is 500 and
+ * nothing is acknowledged. The store is read through its index (which messages are stored, which threads are
+ * closed), never its whole history.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeOutcome } from '../core/outcome.js';
 import { ChatCommunication, ReadMarker, threadOf } from '../core/schemas/chat.js';
 import { Notification } from '../core/schemas/notification.js';
-import { type StoreRecord, type ThreadStore, closeRecord, messageRecord, notificationRecord, readRecord } from '../core/threads/index.js';
+import {
+  type HealthCheck,
+  type StoreRecord,
+  type ThreadStore,
+  closeRecord,
+  messageRecord,
+  notificationRecord,
+  readRecord,
+} from '../core/threads/index.js';
 import { FHIR_JSON } from '../core/ops.js';
 import { parseToken } from '../core/tokens.js';
+import { checkContentType, decodeSegment, Fail, portalCommunicationKind, validate, validateClose } from './accept.js';
 import {
-  checkContentType,
-  decodeSegment,
-  Fail,
-  MAX_BODY_BYTES,
-  portalCommunicationKind,
-  readBody,
-  validate,
-  validateClose,
-} from './accept.js';
+  BodyBudget,
+  createListenServer,
+  DEFAULT_LIMITS,
+  DEFAULT_SHUTDOWN_SECONDS,
+  Gone,
+  type ListenLimits,
+  readBoundedBody,
+  stopServer,
+  type TlsFiles,
+} from './server.js';
 
 export const DEFAULT_LISTEN_PORT = 4020;
 export { MAX_BODY_BYTES } from './accept.js';
+export { DEFAULT_LIMITS, DEFAULT_SHUTDOWN_SECONDS, type ListenLimits, type TlsFiles } from './server.js';
 const EXTENSION_PATH = /^\/recipient\/\d+\/extension(\/-)?$/;
 
 export interface ReceiverOptions {
@@ -41,8 +55,12 @@ export interface ReceiverOptions {
   /** Default 127.0.0.1. */
   host?: string;
   store: ThreadStore;
-  /** When set, every request needs `Authorization: Bearer <token>` (else 401). */
+  /** When set, every push needs `Authorization: Bearer <token>` (else 401); `GET /healthz` does not. */
   token?: string;
+  /** HTTPS with this certificate and key. */
+  tls?: TlsFiles;
+  /** Limits on connections, time and bodies (DEFAULT_LIMITS for what is not given). */
+  limits?: Partial<ListenLimits>;
   /** Called with each record once it is stored and acknowledged. */
   onRecord?: (record: StoreRecord) => void;
   /** Internal errors (a store that cannot write); default: a line on stderr. */
@@ -50,11 +68,19 @@ export interface ReceiverOptions {
 }
 
 export interface Receiver {
-  /** `http://127.0.0.1:<port>`: the practice side is `${url}/practice`, the portal side `${url}/portal`. */
+  /** `http://127.0.0.1:<port>` (https with TLS): the practice side is `${url}/practice`, the portal side `${url}/portal`. */
   url: string;
   port: number;
   server: Server;
-  /** Stop accepting, answer what is in progress, then resolve (the store stays open: its owner closes it). */
+  /** Requests being received or answered now. */
+  readonly inProgress: number;
+  /**
+   * Stop accepting, close idle connections, let requests in progress finish for at most `graceMs` (default
+   * DEFAULT_SHUTDOWN_SECONDS), then close what is left (the store stays open: its owner closes it). Resolves
+   * with the number of requests cut off at the deadline (none of them was acknowledged).
+   */
+  stop(o?: { graceMs?: number }): Promise<{ cut: number }>;
+  /** `stop()` with the default deadline. */
   close(): Promise<void>;
 }
 
@@ -63,11 +89,21 @@ interface Answer {
   body?: unknown;
   headers?: Record<string, string>;
   record?: StoreRecord;
+  /** Close the connection after the answer (the request's body was not read). */
+  close?: boolean;
 }
+
+/** A refusal before the body is read. */
+class Early extends Fail {}
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-type Op = 'C1' | 'C2' | 'C2?' | 'C3/C5' | 'C4';
+type Op = 'C1' | 'C2' | 'C2?' | 'C3/C5' | 'C4' | 'health';
+
+const notAllowed = (method: string, path: string, methods: string[]) =>
+  new Early(405, 'not-supported', `Method ${method} is not allowed on ${path}; allowed: ${methods.join(', ')}.`, undefined, {
+    allow: methods.join(', '),
+  });
 
 /** The operation of a method and path, or a 404/405 refusal. */
 function route(method: string, path: string): { op: Op; param?: string } {
@@ -75,50 +111,91 @@ function route(method: string, path: string): { op: Op; param?: string } {
   const seg = (i: number) => decodeSegment(parts[i]!);
   const allow = (methods: string[], op: Op, param?: string) => {
     if (methods.includes(method)) return { op, param };
-    throw new Fail(405, 'not-supported', `Method ${method} is not allowed on ${path}; allowed: ${methods.join(', ')}.`, undefined, {
-      allow: methods.join(', '),
-    });
+    throw notAllowed(method, path, methods);
   };
   if (parts.length === 2 && parts[0] === 'practice' && parts[1] === 'Communication')
     return allow(['POST', 'PATCH'], method === 'PATCH' ? 'C2?' : 'C1');
   if (parts.length === 3 && parts[0] === 'practice' && parts[1] === 'Communication') return allow(['PATCH'], 'C2', seg(2));
   if (parts.length === 2 && parts[0] === 'portal' && parts[1] === 'Communication') return allow(['POST'], 'C3/C5');
   if (parts.length === 3 && parts[0] === 'portal' && parts[1] === 'Encounter') return allow(['PUT'], 'C4', seg(2));
-  throw new Fail(
+  throw new Early(
     404,
     'not-found',
-    `No such route: ${path} (pdesk listen serves /practice/Communication and /portal/Communication, /portal/Encounter/{id}).`,
+    `No such route: ${path} (pdesk listen serves /practice/Communication and /portal/Communication, /portal/Encounter/{id}, and GET /healthz).`,
   );
 }
 
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const store = o.store;
-  await store.load();
+  await store.loadIndex();
+  const limits: ListenLimits = { ...DEFAULT_LIMITS, ...o.limits };
+  const budget = new BodyBudget(limits.maxBufferedBytes);
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const expected = o.token !== undefined ? digest(`Bearer ${o.token}`) : undefined;
-  // Keep the view current with what other processes (chat send, chat close) append to the same store.
+  // Keep the index current with what other processes (chat send, chat close) append to the same store.
   const unwatch = store.watch(() => undefined);
   /** Threads whose close is being written: a message to them is refused already. */
   const closing = new Set<string>();
+  let stopping = false;
 
-  async function handle(req: IncomingMessage): Promise<Answer> {
+  /** Everything that can be refused before the body is read, in this order: a refusal closes the connection. */
+  function beforeBody(req: IncomingMessage): { op: Op; param?: string; path: string; query: URLSearchParams } {
     const method = (req.method ?? 'GET').toUpperCase();
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const query = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
-    const buf = await readBody(req);
+    const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
+    if (path === '/healthz') {
+      if (method !== 'GET' && method !== 'HEAD') throw notAllowed(method, path, ['GET', 'HEAD']);
+      return { op: 'health', path, query };
+    }
     if (expected) {
       const got = req.headers.authorization;
       if (typeof got !== 'string' || !timingSafeEqual(digest(got), expected))
-        throw new Fail(401, 'login', 'This receiver needs Authorization: Bearer <token>.', undefined, {
+        throw new Early(401, 'login', 'This receiver needs Authorization: Bearer <token>.', undefined, {
           'www-authenticate': 'Bearer realm="pdesk-listen"',
         });
     }
-    const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
-    const { op, param } = route(method, path);
-    if (buf === 'too-large') throw new Fail(413, 'too-costly', `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-    checkContentType(method, path, req.headers['content-type']);
+    const r = route(method, path);
+    if (Number(req.headers['content-length']) > limits.maxBodyBytes)
+      throw new Early(413, 'too-costly', `The request body is larger than ${limits.maxBodyBytes} bytes.`);
+    try {
+      checkContentType(method, path, req.headers['content-type']);
+    } catch (e) {
+      if (e instanceof Fail) throw new Early(e.status, e.code, e.diagnostics, e.expression, e.headers);
+      throw e;
+    }
+    return { ...r, path, query };
+  }
+
+  async function health(): Promise<Answer> {
+    let checks: HealthCheck[];
+    try {
+      checks = await store.health();
+    } catch (e) {
+      checks = [{ name: 'store', ok: false, detail: `the store cannot say (${(e as Error).message})` }];
+    }
+    checks = [{ name: 'listen', ok: !stopping, detail: stopping ? 'stopping' : 'taking pushes' }, ...checks];
+    const ok = checks.every((c) => c.ok);
+    return { status: ok ? 200 : 503, body: { ok, checks }, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): Promise<Answer> {
+    const { op, param, path, query } = beforeBody(req);
+    if (op === 'health') {
+      // A body sent with it is not read: the connection ends with the answer.
+      const withBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+      return { ...(await health()), close: withBody };
+    }
+    if (expectsContinue) res.writeContinue();
+    let buf: Buffer;
+    try {
+      buf = await readBoundedBody(req, limits, budget);
+    } catch (e) {
+      if (e instanceof Fail) return { status: e.status, body: e.outcome, headers: e.headers, close: true };
+      throw e;
+    }
     const text = buf.toString('utf8');
     if (text.trim() === '') throw new Fail(400, 'required', 'The request body is empty.', '$');
     let body: unknown;
@@ -158,14 +235,14 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
               `$[${i}].path`,
             );
         });
-        const record = readRecord('received', id!, marker, store.view.threadOfMessage(id!));
+        const record = readRecord('received', id!, marker, await store.threadOfMessage(id!));
         await store.append([record]);
         return { status: 200, body: makeOutcome('informational', `Read marker for Communication ${id} recorded.`, 'information'), record };
       }
       case 'C4': {
         const enc = validateClose(body, param!);
-        if (store.view.isClosed(param!)) {
-          await store.sync(); // the close the view shows may still be on its way to the disk
+        if (await store.isClosed(param!)) {
+          await store.sync(); // the close the store shows may still be on its way to the disk
           return { status: 200, body: enc };
         }
         const record = closeRecord('received', param!, enc);
@@ -178,16 +255,17 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
         return { status: 200, body: enc, record };
       }
     }
+    throw new Error(`unrouted ${path}`);
   }
 
   async function receiveMessage(op: 'C1' | 'C3', body: unknown): Promise<Answer> {
     const m = validate(ChatCommunication, body, 'Communication');
     const thread = threadOf(m);
-    if (store.view.isClosed(thread) || closing.has(thread))
+    if ((await store.isClosed(thread)) || closing.has(thread))
       throw new Fail(409, 'conflict', `Chat ${thread} is closed: it accepts no new messages.`, '$.encounter.identifier[0].value');
     const location = { location: `Communication/${encodeURIComponent(m.id)}` };
-    if (store.view.hasMessage(m.id)) {
-      // The view is read from the file: the stored copy may be one whose writer has not finished its fsync
+    if (await store.hasMessage(m.id)) {
+      // The store is read from the file: the stored copy may be one whose writer has not finished its fsync
       // (a retry while the first request is still being stored). Acknowledge only what is on disk.
       await store.sync();
       return { status: 200, body: m, headers: location };
@@ -197,11 +275,24 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     return { status: 201, body: m, headers: location, record };
   }
 
+  function send(req: IncomingMessage, res: ServerResponse, a: Answer): void {
+    if (res.headersSent || res.destroyed) return;
+    const text = a.body === undefined ? '' : JSON.stringify(a.body);
+    const headers: Record<string, string | number> = { 'content-type': FHIR_JSON, 'content-length': Buffer.byteLength(text), ...a.headers };
+    // A body left unread, or a stop under way: the connection ends after this answer (node closes it once
+    // the answer is out, without reading the rest).
+    if (a.close || stopping) headers.connection = 'close';
+    res.writeHead(a.status, headers);
+    res.end(req.method === 'HEAD' ? undefined : text);
+  }
+
   const inflight = new Set<Promise<void>>();
-  const server = createServer((req, res: ServerResponse) => {
-    const done = handle(req)
-      .catch((e: unknown): Answer => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean) => {
+    const done: Promise<void> = handle(req, res, expectsContinue)
+      .catch((e: unknown): Answer | undefined => {
+        if (e instanceof Early) return { status: e.status, body: e.outcome, headers: e.headers, close: true };
         if (e instanceof Fail) return { status: e.status, body: e.outcome, headers: e.headers };
+        if (e instanceof Gone) return undefined;
         log(`pdesk listen: could not store ${req.method} ${req.url}: ${(e as Error)?.message ?? String(e)}`);
         return {
           status: 500,
@@ -209,9 +300,8 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
         };
       })
       .then((a) => {
-        const text = a.body === undefined ? '' : JSON.stringify(a.body);
-        res.writeHead(a.status, { 'content-type': FHIR_JSON, 'content-length': Buffer.byteLength(text), ...a.headers });
-        res.end(text);
+        if (!a) return;
+        send(req, res, a);
         if (a.record) {
           try {
             o.onRecord?.(a.record);
@@ -225,8 +315,8 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       })
       .finally(() => inflight.delete(done));
     inflight.add(done);
-  });
-  server.keepAliveTimeout = 10_000;
+  };
+  const server = await createListenServer(limits, onRequest, o.tls);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -238,21 +328,26 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
   const addr = server.address() as AddressInfo;
   const host = o.host ?? '127.0.0.1';
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  let closingAll: Promise<void> | undefined;
-  return {
-    url: `http://${shownHost}:${addr.port}`,
+  let closingAll: Promise<{ cut: number }> | undefined;
+  const receiver: Receiver = {
+    url: `${o.tls ? 'https' : 'http'}://${shownHost}:${addr.port}`,
     port: addr.port,
     server,
-    close() {
+    get inProgress() {
+      return inflight.size;
+    },
+    stop(c = {}) {
       closingAll ??= (async () => {
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        await Promise.all([...inflight]);
-        server.closeAllConnections();
-        await stopped;
+        stopping = true;
+        const cut = await stopServer(server, inflight, c.graceMs ?? DEFAULT_SHUTDOWN_SECONDS * 1000);
         unwatch();
+        return { cut };
       })();
       return closingAll;
     },
+    async close() {
+      await receiver.stop();
+    },
   };
+  return receiver;
 }

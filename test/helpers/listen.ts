@@ -48,7 +48,7 @@ export function startListen(configDir: string, args: string[] = [], env: Record<
         const line = out.slice(0, nl);
         out = out.slice(nl + 1);
         if (url === undefined) {
-          const m = /http:\/\/[^\s",)]+/.exec(line);
+          const m = /https?:\/\/[^\s",)]+/.exec(line);
           if (!m) {
             reject(new Error(`the first line of pdesk listen has no URL: ${line}`));
             continue;

@@ -1,9 +1,9 @@
 /** startReceiver in-process (how the TUI runs it with --listen): onRecord, the store shared with watchers, close. */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { buildEncounterClose } from '../../src/core/api/chat.js';
-import { type StoreRecord, openThreadStore } from '../../src/core/threads/index.js';
+import { type StoreRecord, openThreadStore, threadStorePath } from '../../src/core/threads/index.js';
 import { startReceiver } from '../../src/listen/receiver.js';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
@@ -37,7 +37,11 @@ describe('startReceiver', () => {
       port: 0,
       store,
       token: 'tok-123456',
-      onRecord: (record) => reported.push({ record, storedAlready: store.view.hasMessage((record as { id: string }).id) }),
+      onRecord: (record) =>
+        reported.push({
+          record,
+          storedAlready: readFileSync(threadStorePath(dir, 'desk'), 'utf8').includes(`"id":"${(record as { id: string }).id}"`),
+        }),
     });
     expect(receiver.url).toBe(`http://127.0.0.1:${receiver.port}`);
     const post = (body: unknown, token = 'tok-123456') =>
@@ -57,7 +61,8 @@ describe('startReceiver', () => {
     }
     expect(reported.map((r) => r.storedAlready)).toEqual([true, true, true]);
     expect(watched.map((r) => (r as { id: string }).id).sort()).toEqual(['a', 'b', 'c']);
-    expect(store.threadSummaries()).toMatchObject([{ thread: 'enc-1', messages: 3, unread: 3 }]);
+    expect(await store.hasMessage('c')).toBe(true);
+    expect((await store.load()).threads).toMatchObject([{ thread: 'enc-1', messages: 3, unread: 3 }]);
 
     const t0 = Date.now();
     await receiver.close();
@@ -151,7 +156,7 @@ describe('startReceiver', () => {
       expect(answers[0]!.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
       expect(answers[0], `${method} ${path}`).toEqual(answers[1]);
     }
-    expect(store.view.count).toBe(0);
+    expect((await openThreadStore(dir, 'desk').load()).count).toBe(0);
     await sandbox.close();
     await receiver.close();
     await store.close();
@@ -185,7 +190,7 @@ describe('startReceiver', () => {
     expect(records.map((r) => (r as { resource: unknown }).resource)).toEqual([withClass, withoutClass]);
     expect(sandbox.state.encounters.get('enc-c')?.closedBy).toEqual(withClass);
     expect(sandbox.state.encounters.get('enc-n')?.closedBy).toEqual(withoutClass);
-    expect(store.view.isClosed('enc-c') && store.view.isClosed('enc-n')).toBe(true);
+    expect((await store.isClosed('enc-c')) && (await store.isClosed('enc-n'))).toBe(true);
     await sandbox.close();
     await receiver.close();
     await store.close();

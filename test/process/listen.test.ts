@@ -1,16 +1,21 @@
 /**
  * `pdesk listen` as a process: each push kind is validated, stored durably and only then acknowledged;
  * invalid bodies, closed threads, tokens; Ctrl-C; and a listener killed with SIGKILL while clients post
- * concurrently loses nothing it acknowledged.
+ * concurrently loses nothing it acknowledged. As a service: SIGTERM lets a request in progress finish and cuts
+ * off one that stalls past --shutdown-timeout; a host beyond loopback needs a token; HTTPS and its options.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openThreadStore } from '../../src/core/threads/index.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { chatMessage } from '../helpers/chat.js';
-import { tempDir, writeProfiles } from '../helpers/cli.js';
+import { runCli, tempDir, writeProfiles } from '../helpers/cli.js';
 import { type ListenProcess, startListen } from '../helpers/listen.js';
+import { selfSignedCert } from '../helpers/tls.js';
 
 const NS = { portal: 'portal.example', practice: 'practice.example' };
 
@@ -139,7 +144,6 @@ describe('pdesk listen', () => {
     expect((await call(`${listener.url}/portal/Communication`, 'POST', chat('dup', 'enc-1', 'once'))).status).toBe(200);
     await listener.waitForLines(1);
     expect((await storeView()).view.summary('enc-1')!.messages).toBe(1);
-    const { readFileSync } = await import('node:fs');
     expect(readFileSync(`${dir}/threads/sandbox.ndjson`, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
@@ -278,5 +282,113 @@ describe('pdesk listen', () => {
     const lost = acked.filter((id) => !stored.has(id));
     expect(lost).toEqual([]);
     expect(stored.has('after-restart')).toBe(true);
+  });
+});
+
+/** A raw connection that sends a push's headers and the first `sent` bytes of its body, then waits. */
+function partialPush(url: string, text: string, sent: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (d) => (received += d));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((r) => socket.on('close', () => r()));
+    socket.once('connect', () => {
+      socket.write(
+        `POST /portal/Communication HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/fhir+json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text.slice(0, sent)}`,
+      );
+      resolve({ socket, received: () => received, closed });
+    });
+    socket.once('error', reject);
+  });
+}
+
+const exitOf = (p: ListenProcess) =>
+  new Promise<number>((r) => p.child.once('exit', (code, signal) => r(code ?? (signal === 'SIGTERM' ? 143 : 128))));
+
+describe('pdesk listen as a service', () => {
+  it('SIGTERM: a request in progress finishes and is stored, then it exits 0', async () => {
+    listener = await startListen(dir, ['--json', '--shutdown-timeout', '5']);
+    const text = JSON.stringify(chat('term-1', 'enc-1', 'sent slowly'));
+    const c = await partialPush(listener.url, text, 30);
+    await new Promise((r) => setTimeout(r, 100));
+    const exited = exitOf(listener);
+    listener.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    c.socket.write(text.slice(30));
+    await c.closed;
+    expect(c.received()).toMatch(/^HTTP\/1\.1 201 /);
+    expect(await exited).toBe(0);
+    listener = undefined;
+    expect((await storeView()).view.messages('enc-1')!.map((m) => m.id)).toEqual(['term-1']);
+  });
+
+  it('SIGTERM: a client that stalls is cut off after --shutdown-timeout, unacknowledged, and it exits 0', async () => {
+    listener = await startListen(dir, ['--json', '--shutdown-timeout', '1']);
+    const c = await partialPush(listener.url, JSON.stringify(chat('stall-1', 'enc-1', 'never finished')), 30);
+    await new Promise((r) => setTimeout(r, 100));
+    const exited = exitOf(listener);
+    const t0 = Date.now();
+    listener.child.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running after 6 s'), 6000))]);
+    expect(code).toBe(0);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    await c.closed;
+    expect(c.received()).toBe('');
+    expect(listener.stderr()).toMatch(/1 request was still in progress after 1 s and cut off, not acknowledged\./);
+    listener = undefined;
+    expect((await storeView()).view.threads).toEqual([]);
+  });
+
+  it('SIGTERM the moment the URL is printed is a clean stop (a service manager may stop it as soon as it is up)', async () => {
+    for (let i = 0; i < 6; i++) {
+      const p = await startListen(dir, ['--json']);
+      expect(await p.stop('SIGTERM'), `start ${i + 1}`).toBe(0);
+    }
+  });
+
+  it('refuses a --host beyond loopback without --token-env (exit 2, one sentence); --insecure starts with a warning', async () => {
+    const r = await runCli(['listen', '--port', '0', '--host', '0.0.0.0'], { configDir: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'pdesk: --host 0.0.0.0 can be reached from other machines, so it needs --token-env NAME (or --insecure to take pushes from anyone who can reach it).\n',
+    );
+    listener = await startListen(dir, ['--json', '--host', '0.0.0.0', '--insecure']);
+    await expect.poll(() => listener!.stderr()).toMatch(/warning: --insecure: anyone who can reach/);
+    const health = await fetch(`${listener.url}/healthz`);
+    expect(health.status).toBe(200);
+    await health.arrayBuffer();
+  });
+
+  it('--tls-cert and --tls-key: HTTPS; either alone, an unreadable file or a bad pair exits 2 naming the option', async () => {
+    const { cert, key } = selfSignedCert(dir);
+    writeFileSync(join(dir, 'junk.pem'), 'not a key\n');
+    const cases: Array<[string[], RegExp]> = [
+      [['--tls-cert', cert], /^pdesk: --tls-cert needs --tls-key: give both, or neither\.\n$/],
+      [['--tls-key', key], /^pdesk: --tls-key needs --tls-cert: give both, or neither\.\n$/],
+      [['--tls-cert', join(dir, 'missing.pem'), '--tls-key', key], /^pdesk: --tls-cert: cannot read .*missing\.pem \(ENOENT\)\.\n$/],
+      [
+        ['--tls-cert', cert, '--tls-key', join(dir, 'junk.pem')],
+        /^pdesk: --tls-cert and --tls-key are not a PEM certificate and its private key \(.+\)\.\n$/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(['listen', '--port', '0', ...args], { configDir: dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    listener = await startListen(dir, ['--json', '--tls-cert', cert, '--tls-key', key]);
+    expect(listener.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(`${listener!.url}/healthz`, { ca: readFileSync(cert) }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
   });
 });

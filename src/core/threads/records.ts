@@ -1,6 +1,7 @@
 /**
- * Thread store records. The store is one NDJSON file per profile, `<config dir>/threads/<profile>.ndjson`
- * (mode 0600), append-only, one JSON record per line, UTF-8. Every record has:
+ * Thread store records. The file engine keeps them in append-only NDJSON files per profile, starting with
+ * `<config dir>/threads/<profile>.ndjson` (segments.ts: the later segments and their summaries), mode 0600, one
+ * JSON record per line, UTF-8. Every record has:
  *
  *   v      1 (format version; a record with a higher version is skipped with a warning)
  *   kind   'message' | 'read' | 'close' | 'notification' | 'repair'
