@@ -7,8 +7,9 @@ import { Box, Text, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ClientOptions, PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
-import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } from './desk.js';
-import { fit, wrap } from './format.js';
+import { Confirm } from './components/Confirm.js';
+import { DeskProvider, type StatusMessage, type WriteQuestion, errorText, useDesk, useDeskStatus, useWriteQuestion } from './desk.js';
+import { clean, fit, jsonLines, wrap } from './format.js';
 import {
   type Binding,
   KeyFeedSync,
@@ -279,14 +280,21 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
   const statusLines = Math.min(statusRows(useDeskStatus(), width), Math.max(1, frame - CHROME_LINES));
   const bodyHeight = frame - CHROME_LINES - (statusLines - 1);
   const generation = `${desk.profile.name}`;
-  const inspecting = inspect.steps.length > 0 && overlay?.kind !== 'help';
+  // A write the client asks about (production, not confirmed on its screen) covers everything until answered.
+  const question = useWriteQuestion();
+  const inspecting = inspect.steps.length > 0 && overlay?.kind !== 'help' && !question;
 
   return (
     <Box flexDirection="column" width={width} height={frame} overflowY="hidden">
       <Header width={width} />
       <Tabs current={current} width={width} />
       <Box flexDirection="column" height={bodyHeight} overflowY="hidden">
-        {overlay?.kind === 'help' ? (
+        {question ? (
+          <ScopeContext.Provider value={{ scope: 'question', shown: true }}>
+            <QuestionView key={question.id} q={question} width={width} height={bodyHeight} />
+          </ScopeContext.Provider>
+        ) : null}
+        {overlay?.kind === 'help' && !question ? (
           <ScopeContext.Provider value={{ scope: 'help', shown: true }}>
             <HelpOverlay sections={overlay.sections} width={width} height={bodyHeight} onClose={() => setOverlay(undefined)} />
           </ScopeContext.Provider>
@@ -299,7 +307,7 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
           </Box>
         ) : null}
         {SCREENS.filter((s) => visited.includes(s.id)).map((s) => {
-          const shown = s.id === current && overlay?.kind !== 'help' && !inspecting;
+          const shown = s.id === current && overlay?.kind !== 'help' && !inspecting && !question;
           const C = s.component;
           // Screens restart on another profile; a screen about every profile (Systems) stays as it is.
           const key = s.acrossProfiles ? s.id : `${generation}:${s.id}`;
@@ -325,6 +333,22 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
         <HintLine width={width} />
       )}
     </Box>
+  );
+}
+
+/** A write the desk's client holds until the operator confirms it (a key that sends without a review of its own). */
+function QuestionView({ q, width, height }: { q: WriteQuestion; width: number; height: number }) {
+  return (
+    <Confirm
+      question={clean(`Send ${q.what} to ${q.target}?`)}
+      lines={q.body === undefined ? [] : jsonLines(q.body)}
+      yesLabel="send it"
+      danger
+      onYes={() => q.answer(true)}
+      onNo={() => q.answer(false)}
+      width={width}
+      height={height}
+    />
   );
 }
 

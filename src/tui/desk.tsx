@@ -3,11 +3,17 @@
  * server call goes through `run`, which shows progress in the status line, can be abandoned with Esc, and
  * turns errors into status-line text), and status messages. `useDeskStatus()` (header and status line only)
  * gives the fast-changing part: status message, running task, connection state.
+ *
+ * Production: the desk's client confirms every write through its `beforeWrite` hook (the core client sends no
+ * write on a production profile without one). A write the operator confirmed on its screen by typing the
+ * profile's name (Confirm) goes at once: the confirmation marks the task it starts (`run`, by its signal), and
+ * that task's one write passes. Any other write — a key that sends without a review of its own — waits for the
+ * desk's own question (`useWriteQuestion`, drawn by the App over the screen), the profile's name typed there.
  */
 import type React from 'react';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { type ClientOptions, PdeskClient } from '../core/client.js';
-import { HttpError, NetworkError, PdeskError } from '../core/errors.js';
+import { type ClientOptions, PdeskClient, type WriteDescription } from '../core/client.js';
+import { HttpError, NetworkError, PdeskError, UsageError } from '../core/errors.js';
 import type { OpId } from '../core/ops.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
@@ -115,13 +121,33 @@ export function isAbort(e: unknown): boolean {
   return e instanceof NetworkError && e.code === 'ABORTED';
 }
 
+/** A write waiting for the operator's confirmation on production (no review on its screen confirmed it). */
+export interface WriteQuestion {
+  id: number;
+  /** `C2 (PATCH /Communication/m1)` */
+  what: string;
+  /** The base URL it goes to. */
+  target: string;
+  body?: unknown;
+  answer(yes: boolean): void;
+}
+
+const QuestionContext = createContext<WriteQuestion | undefined>(undefined);
+let questionSeq = 0;
+
+/** The write waiting for a confirmation, if any (the App draws it over the screen). */
+export function useWriteQuestion(): WriteQuestion | undefined {
+  return useContext(QuestionContext);
+}
+
 export interface DeskProviderProps {
   profile: Profile;
   /**
    * For tests: build the client (default: a PdeskClient with `clientOptions`, whose writes go to the audit trail
-   * of `configDir`).
+   * of `configDir`). `o.beforeWrite` is the desk's confirmation of writes: a client made without it sends no write
+   * on a production profile.
    */
-  makeClient?: (p: Profile) => PdeskClient;
+  makeClient?: (p: Profile, o: Pick<ClientOptions, 'beforeWrite'>) => PdeskClient;
   /** Options of the default client: `--read-only`, `--trace`. */
   clientOptions?: ClientOptions;
   /** Load a saved profile by name (default: the profile store). */
@@ -133,9 +159,62 @@ export interface DeskProviderProps {
 }
 
 export function DeskProvider(p: DeskProviderProps) {
-  const makeClient =
-    p.makeClient ??
-    ((prof: Profile) => new PdeskClient(prof, { ...p.clientOptions, ...(p.configDir ? { audit: { dir: p.configDir } } : {}) }));
+  // A confirmation typed on a screen (Confirm) is handed to the task it starts: `confirming` is set while its
+  // `onYes` runs, and the `run` started meanwhile marks its signal; that task's first write passes the hook.
+  const confirming = useRef(false);
+  const confirmedTasks = useRef(new WeakSet<AbortSignal>());
+  const [questions, setQuestions] = useState<WriteQuestion[]>([]);
+  /** The client's beforeWrite on `prof`: nothing to ask off production; a confirmed task's write; else the question. */
+  const confirmWrite = useCallback(
+    (prof: Profile) =>
+      (w: WriteDescription): Promise<void> | undefined => {
+        if (!isProduction(prof)) return undefined;
+        if (w.signal && confirmedTasks.current.delete(w.signal)) return undefined;
+        const what = w.what;
+        return new Promise<void>((resolve, reject) => {
+          const signal = w.signal;
+          const done = (error?: Error) => {
+            signal?.removeEventListener('abort', onAbort);
+            setQuestions((qs) => qs.filter((q) => q !== mine));
+            if (error) reject(error);
+            else resolve();
+          };
+          const onAbort = () => done(new UsageError(`Abandoned before it was confirmed: ${what} was not sent.`));
+          const mine: WriteQuestion = {
+            id: ++questionSeq,
+            what,
+            target: w.target,
+            body: w.request.body,
+            answer: (yes) => done(yes ? undefined : new UsageError(`Not confirmed: ${what} was not sent.`)),
+          };
+          if (signal?.aborted) return onAbort();
+          signal?.addEventListener('abort', onAbort, { once: true });
+          setQuestions((qs) => [...qs, mine]);
+        });
+      },
+    [],
+  );
+  const makeClient = (prof: Profile) =>
+    p.makeClient
+      ? p.makeClient(prof, { beforeWrite: confirmWrite(prof) })
+      : new PdeskClient(prof, {
+          ...p.clientOptions,
+          ...(p.configDir ? { audit: { dir: p.configDir } } : {}),
+          beforeWrite: confirmWrite(prof),
+        });
+  const typed = useMemo(
+    () => ({
+      confirmed: (fn: () => void) => {
+        confirming.current = true;
+        try {
+          fn();
+        } finally {
+          confirming.current = false;
+        }
+      },
+    }),
+    [],
+  );
   const [profile, setProfile] = useState(p.profile);
   const [client, setClient] = useState(() => makeClient(p.profile));
   const [status, setStatus] = useState<DeskStatus>({ connection: 'unknown' });
@@ -169,6 +248,11 @@ export function DeskProvider(p: DeskProviderProps) {
     async <T,>(label: string, fn: (signal: AbortSignal) => Promise<T>, o: RunOptions<T> = {}): Promise<TaskResult<T>> => {
       const entry = { ctrl: new AbortController(), label };
       controllers.current.add(entry);
+      // Started by a typed confirmation (Confirm's onYes): its write needs no second one.
+      if (confirming.current) {
+        confirming.current = false;
+        confirmedTasks.current.add(entry.ctrl.signal);
+      }
       const started = Date.now();
       const seq = ++statusSeq.current;
       setStatus((s) => ({ ...s, status: o.quiet ? s.status : undefined, busy: { label, started } }));
@@ -208,6 +292,7 @@ export function DeskProvider(p: DeskProviderProps) {
         return { ok: false, error, aborted };
       } finally {
         controllers.current.delete(entry);
+        confirmedTasks.current.delete(entry.ctrl.signal);
         if (mounted.current) refreshBusy();
       }
     },
@@ -282,7 +367,9 @@ export function DeskProvider(p: DeskProviderProps) {
     <DeskContext.Provider value={desk}>
       <StatusContext.Provider value={status}>
         {/* On production every confirmation of a write asks for the profile's name to be typed. */}
-        <TypedConfirmation.Provider value={isProduction(profile) ? profile.name : undefined}>{p.children(desk)}</TypedConfirmation.Provider>
+        <TypedConfirmation.Provider value={isProduction(profile) ? { word: profile.name, confirmed: typed.confirmed } : undefined}>
+          <QuestionContext.Provider value={questions[0]}>{p.children(desk)}</QuestionContext.Provider>
+        </TypedConfirmation.Provider>
       </StatusContext.Provider>
     </DeskContext.Provider>
   );

@@ -41,6 +41,8 @@ export interface SuiteOptions {
   audit?: ClientOptions['audit'];
   /** Also called with every exchange (a `--trace` file). */
   observe?: ClientOptions['observe'];
+  /** The face's confirmation of a write on a production profile (ClientOptions.beforeWrite): without it none is sent. */
+  beforeWrite?: ClientOptions['beforeWrite'];
   /** --verbose lines. */
   log?: (line: string) => void;
   /** "Now" for the dates searched (tests). */
@@ -73,6 +75,7 @@ export async function runSuite(o: SuiteOptions): Promise<CheckReport> {
     readOnlyWhy: write ? undefined : 'pdesk check without --write',
     env: o.env,
     audit: o.audit,
+    beforeWrite: o.beforeWrite,
     observe: (e) => {
       holder.run?.observe(e);
       o.observe?.(e);

@@ -12,8 +12,12 @@ import { fit } from '../format.js';
 import { useKeys, useRefState } from '../keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './line-editor.js';
 
-/** The word a write's confirmation must be typed with (the profile's name on production), or none. */
-export const TypedConfirmation = createContext<string | undefined>(undefined);
+/**
+ * On production (none elsewhere): the word a write's confirmation must be typed with (the profile's name), and
+ * how the confirmation is handed over: `confirmed(onYes)` runs it so that the task it starts is known to be
+ * confirmed (desk.tsx: the client's confirmation hook lets that task's write pass).
+ */
+export const TypedConfirmation = createContext<{ word: string; confirmed: (fn: () => void) => void } | undefined>(undefined);
 
 export interface ConfirmProps {
   question: string;
@@ -35,7 +39,7 @@ export interface ConfirmProps {
 
 export function Confirm(p: ConfirmProps) {
   const required = useContext(TypedConfirmation);
-  const word = p.notAWrite ? undefined : required;
+  const word = p.notAWrite ? undefined : required?.word;
   const [top, setTop] = useState(0);
   const [typed, setTyped, typedRef] = useRefState<LineState>({ value: '', cursor: 0 });
   const [wrong, setWrong] = useState(false);
@@ -55,7 +59,7 @@ export function Confirm(p: ConfirmProps) {
             label: p.yesLabel ?? 'yes',
             help: `${p.yesLabel ?? 'confirm'}: send it, once the profile's name is typed`,
             run: () => {
-              if (typedRef.current.value.trim() === word) p.onYes();
+              if (typedRef.current.value.trim() === word) required!.confirmed(p.onYes);
               else setWrong(true);
             },
           },
