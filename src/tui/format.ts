@@ -31,20 +31,41 @@ export function jsonLines(value: unknown): string[] {
     .map((l) => sanitize(l));
 }
 
-/** Word-wrap sanitised text (newlines kept) to lines of at most `width` columns. */
+/** Columns between tab stops, as terminals set them. */
+const TAB = 8;
+
+/** A line with each tab replaced by the spaces a terminal would move over (stops every 8 columns). */
+export function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  for (const ch of line) out += ch === '\t' ? ' '.repeat(TAB - (out.length % TAB)) : ch;
+  return out;
+}
+
+/**
+ * Word-wrap sanitised text (newlines kept) to lines of at most `width` columns. Tabs are expanded first: a
+ * terminal moves a tab to its next stop, so a tab counted as one column made a line wider than the screen, and
+ * the terminal cut or wrapped it (a character lost at every wrap). Spaces inside a line are kept as sent, a
+ * paragraph's indentation too; the spaces where a line breaks are dropped.
+ */
 export function wrap(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
   for (const para of text.split('\n')) {
     let line = '';
-    for (const word of para.split(/ +/)) {
-      if (!word) continue;
-      if (!line) line = word;
-      else if (line.length + 1 + word.length <= w) line += ` ${word}`;
+    let gap = '';
+    for (const tok of expandTabs(para).match(/ +|[^ ]+/g) ?? []) {
+      if (tok.startsWith(' ')) {
+        gap = tok;
+        continue;
+      }
+      if (!line) line = gap + tok;
+      else if (line.length + gap.length + tok.length <= w) line += gap + tok;
       else {
         out.push(line);
-        line = word;
+        line = tok;
       }
+      gap = '';
       while (line.length > w) {
         out.push(line.slice(0, w));
         line = line.slice(w);

@@ -29,4 +29,16 @@ describe('chat format', () => {
     expect(lines[0]).toMatch(/^C3 received · practice → portal · read \(marked/);
     expect(lines.slice(2)).toEqual(['  Your results', '  are in.']);
   });
+
+  it('a text with TABs is wrapped as the screen shows it: every letter kept, no line wider than the detail', () => {
+    const v = new ThreadView();
+    const text = 'Ibuprofen:\tit can harm you if\tyou take it daily; ask about your kidneys first.';
+    v.apply(messageRecord('C3', 'received', chatMessage('m-2', 'enc-3', text, 'PractitionerRole/1001', 'Patient/pat-1')));
+    const body = detailLines(v.messages('enc-3')![0]!, 28).slice(2);
+    for (const l of body) {
+      expect(l).not.toContain('\t');
+      expect(l.length).toBeLessThanOrEqual(28);
+    }
+    expect(body.join(' ').trim().split(/\s+/)).toEqual(text.split(/\s+/));
+  });
 });
