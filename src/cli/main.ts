@@ -17,6 +17,7 @@ import { commands } from './commands/index.js';
 import { type Context, type Deps, contextOfRun, deferRequiredOptions, setDeps } from './context.js';
 import { type IO, systemIO } from './io.js';
 import { collect, flagOf } from './options.js';
+import { withDefaultCommand } from './route.js';
 
 export const VERSION = '0.1.0';
 
@@ -136,8 +137,8 @@ export interface ProgramResult {
  * the secrets and tokens it registered forgotten when it ends, so runs in one process do not share them.
  */
 export async function runProgram(argv: readonly string[], deps: Deps): Promise<ProgramResult> {
-  // `pdesk` with no command opens the TUI.
-  const args = argv.length === 0 ? ['tui'] : [...argv];
+  // `pdesk` with no command (`pdesk --profile north` too) opens the TUI.
+  const args = [...withDefaultCommand(argv)];
   // The shells' completion callback (`pdesk completion`): its words are what the user typed, never options of
   // pdesk, so commander does not parse them; it never fails and never sends anything.
   if (args[0] === '__complete') {
