@@ -53,8 +53,8 @@ export interface RootProps {
   /** A fixed terminal size (tests, benches). */
   size?: Size;
   initialScreen?: ScreenId;
-  /** Called after `q` / Ctrl-C; default: Ink's exit(). */
-  onQuit?: () => void;
+  /** Called with the exit code: 0 after `q` or `:q`, 130 after Ctrl-C (an interrupt, as cli.md says); default: Ink's exit(). */
+  onQuit?: (code: number) => void;
   /** The saved profiles for the Systems screen (default: the profile store). */
   listProfiles?: TuiOptions['listProfiles'];
   /** Folder the raw view's `w` writes to (default: the current folder). */
@@ -70,8 +70,9 @@ export const CHROME_LINES = 4;
 
 export function Root(p: RootProps) {
   const app = useApp();
-  const quit = useCallback(() => (p.onQuit ? p.onQuit() : app.exit()), [p.onQuit, app]);
-  const { router, version } = useKeyRouterState(quit);
+  const quit = useCallback(() => (p.onQuit ? p.onQuit(0) : app.exit()), [p.onQuit, app]);
+  const interrupt = useCallback(() => (p.onQuit ? p.onQuit(130) : app.exit()), [p.onQuit, app]);
+  const { router, version } = useKeyRouterState(interrupt);
   const { isRawModeSupported } = useStdin();
   const feed = useKeyFeed(router);
   useInput(feed, { isActive: isRawModeSupported === true });
@@ -296,7 +297,13 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
         ) : null}
         {overlay?.kind === 'help' && !question ? (
           <ScopeContext.Provider value={{ scope: 'help', shown: true }}>
-            <HelpOverlay sections={overlay.sections} width={width} height={bodyHeight} onClose={() => setOverlay(undefined)} />
+            <HelpOverlay
+              sections={overlay.sections}
+              width={width}
+              height={bodyHeight}
+              onClose={() => setOverlay(undefined)}
+              onQuit={p.quit}
+            />
           </ScopeContext.Provider>
         ) : null}
         {inspect.steps.length ? (
@@ -499,7 +506,7 @@ function HintLine({ width }: { width: number }) {
   );
 }
 
-function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number; onClose: () => void }) {
+function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number; onClose: () => void; onQuit: () => void }) {
   const lines = useMemo(() => {
     const out: Array<{ text: string; head?: boolean }> = [];
     for (const s of p.sections) {
@@ -516,7 +523,9 @@ function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number
   const scroll = (d: number) => setTop((t) => Math.max(0, Math.min(maxTop, t + d)));
   useKeys(
     [
-      { keys: ['esc', '?', 'q', 'enter'], label: 'close help', run: () => p.onClose() },
+      { keys: ['esc', '?', 'enter'], label: 'close help', run: () => p.onClose() },
+      // As the help says under "Everywhere".
+      { keys: ['q'], label: 'quit', run: () => p.onQuit() },
       { keys: ['down', 'j'], label: 'scroll', run: () => scroll(1) },
       { keys: ['up', 'k'], run: () => scroll(-1) },
       { keys: ['pgdn'], run: () => scroll(room) },
@@ -528,7 +537,7 @@ function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number
   return (
     <Box flexDirection="column" height={p.height} overflowY="hidden">
       <Text bold color="cyan" wrap="truncate">
-        {fit(`Help — keys${maxTop ? ` (${top + 1}–${top + shown.length} of ${lines.length}, ↑↓ to scroll)` : ''}`, p.width)}
+        {fit(`Help — keys${maxTop ? ` (${top + 1}–${top + shown.length} of ${lines.length}, ↑↓ to scroll)` : ''} · Esc closes it`, p.width)}
       </Text>
       {shown.map((l, i) => (
         <Text key={i} bold={l.head} wrap="truncate">

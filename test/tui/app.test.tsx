@@ -104,6 +104,15 @@ describe('TUI frame', () => {
     await desk.waitFor('STATUS');
     await desk.press('q');
     expect(desk.quitCalls).toBe(2);
+    // Ctrl-C is an interrupt: exit 130 (cli.md), q a quit: 0.
+    expect(desk.quitCodes).toEqual([130, 0]);
+    // The help says q quits, everywhere: so it does in the help too (Esc closes it).
+    await desk.press('?');
+    const h = await desk.waitFor('Help — keys');
+    expect(h).toMatch(/^ {2}q\s+quit$/m);
+    expect(h).toContain('Esc closes it');
+    await desk.press('q');
+    expect(desk.quitCalls).toBe(3);
   });
 
   it('Esc abandons a running request; the status line says so', async () => {

@@ -45,6 +45,8 @@ export interface Desk {
   /** Wait until the text is no longer on screen. */
   waitGone(text: string, timeout?: number): Promise<string>;
   quitCalls: number;
+  /** The exit code of each quit: 0 for q, 130 for Ctrl-C. */
+  quitCodes: number[];
   close(): Promise<void>;
 }
 
@@ -63,13 +65,16 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
     ...sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }),
     ...(typeof o.profile === 'function' ? o.profile(sandbox.url) : o.profile),
   });
-  const state = { quitCalls: 0 };
+  const state = { quitCalls: 0, quitCodes: [] as number[] };
   const r = render(
     <Root
       profile={profile}
       size={o.size ?? { columns: 100, rows: 30 }}
       initialScreen={o.screen}
-      onQuit={() => state.quitCalls++}
+      onQuit={(code) => {
+        state.quitCalls++;
+        state.quitCodes.push(code);
+      }}
       // The Systems screen lists the desk's own profile only, unless a test gives the saved ones.
       listProfiles={async () => []}
       loadProfile={async (name) => {
@@ -121,6 +126,9 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
     },
     get quitCalls() {
       return state.quitCalls;
+    },
+    get quitCodes() {
+      return state.quitCodes;
     },
     async close() {
       r.unmount();
