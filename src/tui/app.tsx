@@ -8,7 +8,18 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ClientOptions, PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
 import { Confirm } from './components/Confirm.js';
-import { DeskProvider, type StatusMessage, type WriteQuestion, errorText, useDesk, useDeskStatus, useWriteQuestion } from './desk.js';
+import {
+  DeskProvider,
+  DeskScreen,
+  type DeskStatus,
+  type StatusMessage,
+  type WriteQuestion,
+  errorText,
+  statusOn,
+  useDesk,
+  useDeskStatus,
+  useWriteQuestion,
+} from './desk.js';
 import { clean, fit, jsonLines, wrap } from './format.js';
 import {
   type Binding,
@@ -188,8 +199,8 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
     if (inspect.steps.length) inspect.close();
     if (cur === id) return;
     if (!o.back) history.current.push(cur);
-    // The status line belongs to the screen that set it.
-    desk.clearStatus();
+    // What the screen left and the desk said was read there; a message another screen set meanwhile waits for it.
+    desk.leaveScreen(cur);
     setCurrent(id);
     setVisited((v) => (v.includes(id) ? v : [...v, id]));
   };
@@ -278,7 +289,7 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
   const frame = Math.max(CHROME_LINES + 1, rows - 1);
   const width = Math.max(20, columns);
   // An error too long for one line (an OperationOutcome) takes up to ERROR_LINES lines from the screen.
-  const statusLines = Math.min(statusRows(useDeskStatus(), width), Math.max(1, frame - CHROME_LINES));
+  const statusLines = Math.min(statusRows(useDeskStatus(), current, width), Math.max(1, frame - CHROME_LINES));
   const bodyHeight = frame - CHROME_LINES - (statusLines - 1);
   const generation = `${desk.profile.name}`;
   // A write the client asks about (production, not confirmed on its screen) covers everything until answered.
@@ -321,13 +332,15 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
           return (
             <Box key={key} display={shown ? 'flex' : 'none'} flexDirection="column" height={bodyHeight} overflowY="hidden">
               <ScopeContext.Provider value={{ scope: s.id, shown: s.id === current && !inspect.steps.length }}>
-                <C width={width} height={bodyHeight} />
+                <DeskScreen id={s.id}>
+                  <C width={width} height={bodyHeight} />
+                </DeskScreen>
               </ScopeContext.Provider>
             </Box>
           );
         })}
       </Box>
-      <StatusLine width={width} lines={statusLines} />
+      <StatusLine width={width} lines={statusLines} screen={current} />
       {overlay?.kind === 'palette' ? (
         <Palette
           width={width}
@@ -443,14 +456,17 @@ export function wrapStatus(text: string, width: number, max: number): string[] {
 
 const statusText = (s: StatusMessage) => `${s.kind === 'error' ? '✗ ' : s.kind === 'ok' ? '✓ ' : ''}${s.text}`;
 
-/** Lines the status line needs: an error shows whole (up to ERROR_LINES), anything else takes one. */
-function statusRows(s: { status?: StatusMessage; busy?: unknown }, width: number): number {
-  if (s.busy || s.status?.kind !== 'error') return 1;
-  return wrapStatus(statusText(s.status), width, ERROR_LINES).length;
+/** Lines the status line needs on `screen`: an error shows whole (up to ERROR_LINES), anything else takes one. */
+function statusRows(s: DeskStatus, screen: string, width: number): number {
+  const status = statusOn(s, screen);
+  if (s.busy || status?.kind !== 'error') return 1;
+  return wrapStatus(statusText(status), width, ERROR_LINES).length;
 }
 
-function StatusLine({ width, lines = 1 }: { width: number; lines?: number }) {
-  const { status, busy } = useDeskStatus();
+function StatusLine({ width, lines = 1, screen }: { width: number; lines?: number; screen: string }) {
+  const all = useDeskStatus();
+  const { busy } = all;
+  const status = statusOn(all, screen);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (!busy) return;

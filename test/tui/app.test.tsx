@@ -115,6 +115,26 @@ describe('TUI frame', () => {
     expect(desk.quitCalls).toBe(3);
   });
 
+  it('a screen’s status message is left with it; one a hidden screen set waits for it', async () => {
+    // Answers take 150 ms: r then 4 leaves before the answer.
+    desk = await openDesk({ screen: 'appointments', sandbox: { latencyMs: 150 } });
+    await desk.waitFor('✓ 3 appointments.');
+    await desk.press('5');
+    // Meds loads while shown; Appointments' message is not carried over.
+    await desk.waitFor('Metformin');
+    expect(desk.frame()).not.toContain('3 appointments.');
+    await desk.press('2');
+    await desk.waitFor('[2 Appointments]');
+    expect(desk.frame()).not.toContain('3 appointments.'); // read before: gone
+    // r on Appointments, then away before the answer: the answer's message is there on return.
+    await desk.press('r', '4');
+    await desk.waitFor('[4 Notify]');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(desk.frame()).not.toContain('3 appointments.');
+    await desk.press('2');
+    await desk.waitFor('✓ 3 appointments.');
+  });
+
   it('Esc abandons a running request; the status line says so', async () => {
     desk = await openDesk({ screen: 'appointments', sandbox: { latencyMs: 3000 } });
     await desk.waitFor('Loading appointments (A5)');

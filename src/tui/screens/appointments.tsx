@@ -59,7 +59,7 @@ function ListStep({ s, width, height, active }: StepProps) {
       refreshedAt={s.loadedAt}
       raw={rawAppointment}
       xray={xrayAppointment}
-      empty={s.items ? 'No appointments.' : 'Not loaded yet (r to load).'}
+      empty={s.loadFailed ? 'Not loaded (see the status line): r to try again.' : s.items ? 'No appointments.' : 'Loading…'}
       active={active}
     />
   );
