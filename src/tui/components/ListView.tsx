@@ -45,6 +45,8 @@ export interface ListViewProps<T> {
   active?: boolean;
   /** Key of an item, to keep the selection on the same item when the list changes. */
   itemKey?: (item: T) => string;
+  /** The key of the item to select first, once it is listed (the current profile on Systems); default the first row. */
+  initialKey?: string;
   /** Rows drawn dim (e.g. slots already past). */
   dim?: (item: T) => boolean;
   /** Columns `s` sorts by, and the sort to start with (none: the order given). */
@@ -122,7 +124,7 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   // Keep the view valid when rows change (sorted, filtered, reloaded): the same item if it is still there, else
   // the nearest row. `anchor` is the rows the selection was last drawn on: only new rows move it to its item.
-  const lastKey = useRef<string | undefined>(undefined);
+  const lastKey = useRef<string | undefined>(p.initialKey);
   const anchor = useRef<readonly Row<T>[]>(rows);
   const normalize = (v: View): View => normalizeView(v, rows, visible, cb.current.itemKey, lastKey.current, rows !== anchor.current);
   const normalized = useMemo(
@@ -140,7 +142,8 @@ export function ListView<T>(p: ListViewProps<T>) {
   // hears of it when the selection changes, not when its callbacks are re-created.
   useLayoutEffect(() => {
     const { itemKey, onSelect } = cb.current;
-    lastKey.current = selected !== undefined && itemKey ? itemKey(selected) : undefined;
+    // Nothing listed yet (or nothing matches a filter): the item to come back to is kept.
+    if (selected !== undefined) lastKey.current = itemKey ? itemKey(selected) : undefined;
     onSelect?.(selected);
   }, [selected]);
 

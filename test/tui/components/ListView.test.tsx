@@ -25,7 +25,24 @@ function Host() {
     />
   );
 }
+/** A list whose items arrive after it is drawn (a background load), asked to start on `initialKey`. */
+function Later({ initialKey }: { initialKey: string }) {
+  const [items, setItems] = useState<string[]>([]);
+  host.set = setItems;
+  return (
+    <ListView<string> items={items} width={40} height={8} title="Greek" render={(s) => s} itemKey={(s) => s} initialKey={initialKey} />
+  );
+}
+
 describe('ListView', () => {
+  it('initialKey: the selection starts on that item once it is listed (the current profile on Systems)', async () => {
+    ui = renderBare(<Later initialKey="gamma" />);
+    await vi.waitFor(() => expect(ui!.frame()).toContain('Greek'));
+    host.set!(ITEMS);
+    await vi.waitFor(() => expect(ui!.frame()).toContain('> gamma'));
+    expect(ui.frame()).toContain('3/5');
+  });
+
   it('moves, opens, filters (Enter keeps it, Esc clears it), reports the selection and keeps its height', async () => {
     const opened: string[] = [];
     const selected: Array<string | undefined> = [];

@@ -45,6 +45,8 @@ export interface SystemsLayout {
 
 /** Fixed widths: environment, API, practice, portal, unread, open, uncertain (the last error takes the rest). */
 const ENV_W = 10;
+/** The environment column when a profile is read-only: `PRODUCTION ro`. */
+const ENV_RO_W = 13;
 const API_W = 5;
 const PARTY_W = [11, 22];
 const COUNT_W = [4, 4, 3];
@@ -55,10 +57,11 @@ const ERROR_MIN = 10;
  * gives way first, then the API (the detail lines below the list have both); only a terminal too narrow for
  * the name with the reachability columns cuts it.
  */
-export function systemsLayout(width: number, names: readonly string[]): SystemsLayout {
+export function systemsLayout(width: number, names: readonly string[], anyReadOnly = false): SystemsLayout {
   const longest = Math.max(8, ...names.map((n) => clean(n).length + 2));
+  const envW = anyReadOnly ? ENV_RO_W : ENV_W;
   const need = (api: boolean, err: boolean) => {
-    const cols = [ENV_W, ...(api ? [API_W] : []), ...PARTY_W, ...COUNT_W, ...(err ? [ERROR_MIN] : [])];
+    const cols = [envW, ...(api ? [API_W] : []), ...PARTY_W, ...COUNT_W, ...(err ? [ERROR_MIN] : [])];
     return cols.reduce((a, b) => a + b, 0) + 2 * cols.length;
   };
   const fits = (api: boolean, err: boolean) => longest + need(api, err) <= width;
@@ -69,7 +72,7 @@ export function systemsLayout(width: number, names: readonly string[]): SystemsL
     width,
     need(wide, withError),
   );
-  const fixed = [ENV_W, ...(wide ? [API_W] : []), ...PARTY_W, ...COUNT_W];
+  const fixed = [envW, ...(wide ? [API_W] : []), ...PARTY_W, ...COUNT_W];
   const widths = withError ? [nameW, ...fixed, 0] : [nameW, ...fixed.slice(0, -1), 0];
   const header = [
     'PROFILE',
@@ -84,11 +87,13 @@ export function systemsLayout(width: number, names: readonly string[]): SystemsL
   ];
   const cells = (s: SystemStatus, current: string): Seg[] => {
     const env = s.profile?.environment ?? (s.invalid ? 'invalid' : '');
+    // A read-only profile (GET only) says so beside its environment, as the header does.
+    const ro = s.profile?.readOnly ? ' ro' : '';
     const row: Seg[] = [
       { text: clean(`${s.name === current ? '* ' : '  '}${s.name}`), bold: s.name === current },
       isProduction(env)
-        ? { text: clean(env.toUpperCase()), color: 'red', bold: true }
-        : { text: clean(env), color: s.invalid ? 'red' : undefined },
+        ? { text: clean(env.toUpperCase()) + ro, color: 'red', bold: true }
+        : { text: clean(env) + ro, color: s.invalid ? 'red' : ro ? 'yellow' : undefined },
     ];
     if (wide) row.push({ text: s.profile?.appointmentApi ?? '' });
     row.push(
@@ -143,7 +148,7 @@ export function detailLines(s: SystemStatus): string[] {
   const c = s.counts;
   return [
     clean(
-      `${s.name} · ${p.environment ?? 'no environment'} · appt API ${p.appointmentApi} · practice ${p.practice.baseUrl} · portal ${p.portal.baseUrl}`,
+      `${s.name} · ${p.environment ?? 'no environment'}${p.readOnly ? ' · read-only (GET only)' : ''} · appt API ${p.appointmentApi} · practice ${p.practice.baseUrl} · portal ${p.portal.baseUrl}`,
     ),
     clean(probeLine('practice', s.practice, s.probing)),
     clean(probeLine('portal', s.portal, s.probing)),
