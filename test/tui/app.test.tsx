@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { Root } from '../../src/tui/app.js';
+import { Root, hintText } from '../../src/tui/app.js';
 import { type Desk, KEY, lines, openDesk, tick } from './harness.js';
 
 let desk: Desk | undefined;
@@ -40,6 +40,8 @@ describe('TUI frame', () => {
       checkFits(f, 80, 24);
       expect(f).toContain('sandbox');
       expect(f).toContain('appt API 2.0.0');
+      // At 80 columns the screen's hints give way before how to get help and how to leave.
+      await desk.waitFor(/\? help {2}q quit$/);
       await desk.press('?');
       const h = await desk.waitFor('Help — keys');
       checkFits(h, 80, 24);
@@ -113,6 +115,16 @@ describe('TUI frame', () => {
     expect(h).toContain('Esc closes it');
     await desk.press('q');
     expect(desk.quitCalls).toBe(3);
+  });
+
+  it('the hint line cuts the screen’s hints with … and keeps ? help and q quit', () => {
+    const parts = ['c cancel', 'r refresh', 'y raw', 'Enter details', ': cmd', '? help', 'q quit'].map((text) => ({
+      keys: text.split(' ')[0]!,
+      text,
+    }));
+    expect(hintText(parts, 100)).toBe(' c cancel  r refresh  y raw  Enter details  : cmd  ? help  q quit');
+    expect(hintText(parts, 40)).toBe(' c cancel  r refresh  …  ? help  q quit');
+    expect(hintText(parts, 40).length).toBeLessThanOrEqual(40);
   });
 
   it('a screen’s status message is left with it; one a hidden screen set waits for it', async () => {

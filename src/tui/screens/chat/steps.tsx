@@ -27,6 +27,7 @@ import {
   messageRow,
   messageWidths,
   shortTime,
+  threadHead,
   threadRow,
   threadWidths,
 } from './format.js';
@@ -162,9 +163,7 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
   const detail = !composing && c.current ? detailLines(c.current, width) : [];
   const detailH = composing ? 0 : Math.min(Math.floor((height - 1) / 2), Math.max(4, detail.length + 1));
   const listH = Math.max(3, height - 1 - formH - detailH);
-  const head = summary
-    ? `Chat › ${clean(summary.thread)} · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}${plan?.topic ? ` · ${clean(plan.topic)}` : ''}`
-    : `Chat › ${clean(thread)}`;
+  const head = threadHead(summary, thread, plan?.topic, width);
   return (
     <>
       <Text color={closed ? 'red' : 'cyan'} wrap="truncate">

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEncounterClose, buildReadMarker } from '../../../../src/core/api/chat.js';
 import { ThreadView, closeRecord, messageRecord, readRecord } from '../../../../src/core/threads/index.js';
-import { detailLines, messageRow, messageWidths, threadRow } from '../../../../src/tui/screens/chat/format.js';
+import { detailLines, messageRow, messageWidths, threadHead, threadRow } from '../../../../src/tui/screens/chat/format.js';
 import { chatMessage } from '../../../helpers/chat.js';
 import { testProfile } from '../../hook-harness.js';
 
@@ -40,5 +40,15 @@ describe('chat format', () => {
       expect(l.length).toBeLessThanOrEqual(28);
     }
     expect(body.join(' ').trim().split(/\s+/)).toEqual(text.split(/\s+/));
+  });
+
+  it('the thread header keeps the state and counts in view: a long thread id is cut, then the topic', () => {
+    const v = new ThreadView();
+    const id = `enc-${'7'.repeat(90)}`;
+    v.apply(messageRecord('C3', 'received', chatMessage('m-3', id, 'Hi', 'PractitionerRole/1001', 'Patient/pat-1')));
+    const head = threadHead(v.summary(id), id, 'Lab results', 80);
+    expect(head.length).toBeLessThanOrEqual(80);
+    expect(head).toMatch(/^Chat › enc-7+… · open · 1 message · 1 unread/);
+    expect(threadHead(v.summary(id), id, 'Lab results', 200)).toBe(`Chat › ${id} · open · 1 message · 1 unread · Lab results`);
   });
 });
