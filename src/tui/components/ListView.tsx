@@ -115,7 +115,12 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   const itemCount = useMemo(() => rows.reduce((n, r) => (r.item !== undefined ? n + 1 : n), 0), [rows]);
   const showFilter = editing || filter.value !== '' || sorting;
-  const chrome = (p.title !== undefined ? 1 : 0) + (p.header !== undefined ? 1 : 0) + (showFilter ? 1 : 0);
+  // A short list keeps a row and the filter line first (a kept filter never goes unseen), then its title (with the
+  // position), then the column header.
+  const spare = p.height - 1 - (showFilter ? 1 : 0);
+  const title = spare >= 1 ? p.title : undefined;
+  const header = spare >= (title !== undefined ? 2 : 1) ? p.header : undefined;
+  const chrome = (title !== undefined ? 1 : 0) + (header !== undefined ? 1 : 0) + (showFilter ? 1 : 0);
   const visible = Math.max(1, p.height - chrome);
 
   const firstSel = (from: number, dir: 1 | -1) => firstItem(rows, from, dir);
@@ -264,13 +269,13 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   const w = p.width;
   const lines: React.ReactNode[] = [];
-  if (p.title !== undefined) {
+  if (title !== undefined) {
     const count = itemCount
       ? `${selected !== undefined ? rowsBeforeItems(rows, normalized.sel) : 0}/${itemCount}${filter.value ? ` of ${p.items.length}` : ''}`
       : '';
     const by = sort && sortColumns ? sortLabel(sortColumns, sort) : '';
     const pos = [by, clockTime(p.refreshedAt), count].filter(Boolean).join(' · ');
-    const left = fit(p.title, Math.max(0, w - pos.length - 1));
+    const left = fit(title, Math.max(0, w - pos.length - 1));
     lines.push(
       <Text key="title" bold wrap="truncate">
         {left.padEnd(Math.max(0, w - pos.length))}
@@ -278,10 +283,10 @@ export function ListView<T>(p: ListViewProps<T>) {
       </Text>,
     );
   }
-  if (p.header !== undefined)
+  if (header !== undefined)
     lines.push(
       <Text key="header" dimColor wrap="truncate">
-        {fit(p.header, w)}
+        {fit(header, w)}
       </Text>,
     );
   if (!rows.length) {

@@ -35,6 +35,28 @@ function Later({ initialKey }: { initialKey: string }) {
 }
 
 describe('ListView', () => {
+  it('a kept filter stays in view on a short list: the header gives way first, then the title', async () => {
+    for (const [height, title, header] of [
+      [4, true, true],
+      [3, true, false],
+      [2, false, false],
+    ] as const) {
+      ui = renderBare(
+        <ListView<string> items={ITEMS} width={40} height={height} title="Greek" header="  NAME" render={(s) => s} itemKey={(s) => s} />,
+      );
+      await vi.waitFor(() => expect(ui!.frame()).toContain('alpha'));
+      await ui.press('/', 't', 'a', KEY.enter);
+      await vi.waitFor(() => expect(ui!.frame()).toContain('/ta'));
+      const f = ui.frame();
+      expect(f.split('\n')).toHaveLength(height);
+      expect(f.includes('Greek')).toBe(title);
+      expect(f.includes('NAME')).toBe(header);
+      if (title) expect(f).toContain('1/2 of 5');
+      ui.unmount();
+      ui = undefined;
+    }
+  });
+
   it('initialKey: the selection starts on that item once it is listed (the current profile on Systems)', async () => {
     ui = renderBare(<Later initialKey="gamma" />);
     await vi.waitFor(() => expect(ui!.frame()).toContain('Greek'));
