@@ -168,6 +168,8 @@ function Welcome(p: { startSandbox?: () => Promise<StartedSandbox>; onStarted: (
 
 type Overlay = { kind: 'help'; sections: HelpSection[] } | { kind: 'palette' } | undefined;
 
+const NOTHING_TO_XRAY = 'Nothing to X-ray here: select an appointment (2), a chat thread (3) or a medication request (5), then :xray or X.';
+
 interface HelpSection {
   title: string;
   rows: Array<[string, string]>;
@@ -260,6 +262,17 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
       },
     },
     { keys: ['q'], label: 'quit', help: 'quit', run: () => p.quit() },
+    // Keys no screen took: said, not ignored (k9s-like).
+    { keys: ['X'], run: () => desk.error(NOTHING_TO_XRAY) },
+    { keys: ['y'], run: () => desk.info('Nothing to show raw here: select a row of a list, then y.') },
+    {
+      keys: ['text'],
+      run: (input) => {
+        // A run of keys (a paste) goes back to be read key by key.
+        if ([...input].length !== 1) return false;
+        desk.info(`${input === ' ' ? 'Space' : input} does nothing here: ? lists the keys of this screen.`);
+      },
+    },
   ];
   useKeys(globalKeys, { layer: 'global' });
 
@@ -277,8 +290,7 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
     }
     if (cmd === 'help') return openHelp();
     if (cmd === 'xray' || cmd === 'x-ray') {
-      if (!inspect.xrayOf(currentRef.current))
-        desk.error('Nothing to X-ray here: select an appointment (2), a chat thread (3) or a medication request (5), then :xray or X.');
+      if (!inspect.xrayOf(currentRef.current)) desk.error(NOTHING_TO_XRAY);
       return;
     }
     const s = screenFor(cmd);
@@ -475,9 +487,11 @@ function StatusLine({ width, lines = 1, screen }: { width: number; lines?: numbe
   }, [busy]);
   if (busy) {
     const secs = ((Date.now() - busy.started) / 1000).toFixed(1);
+    // A message said while the task runs (a key that did nothing meanwhile) shows before it.
+    const said = status && status.seq > busy.since ? `${statusText(status)} · ` : '';
     return (
       <Text color="yellow" wrap="truncate">
-        {fit(`${SPINNER[tick % SPINNER.length]} ${busy.label}… ${secs} s  (Esc to abandon)`, width)}
+        {fit(`${said}${SPINNER[tick % SPINNER.length]} ${busy.label}… ${secs} s  (Esc to abandon)`, width)}
       </Text>
     );
   }

@@ -110,14 +110,15 @@ export interface DeskStatus {
   status?: Message;
   /** Each screen's latest message (by screen id): shown while that screen is the one shown. */
   screens?: Readonly<Record<string, Message>>;
-  busy?: { label: string; started: number };
+  /** The running task; `since`: the last message before it began (a later one is shown beside it). */
+  busy?: { label: string; started: number; since: number };
   connection: Connection;
   /** Milliseconds of the last successful request, if any. */
   lastMs?: number;
 }
 
 /** What the status line shows on screen `screen`: the newer of that screen's message and the desk's own. */
-export function statusOn(s: DeskStatus, screen: string | undefined): StatusMessage | undefined {
+export function statusOn(s: DeskStatus, screen: string | undefined): Message | undefined {
   const own = screen === undefined ? undefined : s.screens?.[screen];
   if (!own) return s.status;
   return !s.status || own.seq > s.status.seq ? own : s.status;
@@ -300,7 +301,10 @@ export function DeskProvider(p: DeskProviderProps) {
   const refreshBusy = useCallback(() => {
     const list = [...controllers.current];
     const last = list[list.length - 1];
-    setStatus((s) => ({ ...s, busy: last ? { label: last.label, started: s.busy?.started ?? Date.now() } : undefined }));
+    setStatus((s) => ({
+      ...s,
+      busy: last ? { label: last.label, started: s.busy?.started ?? Date.now(), since: s.busy?.since ?? statusSeq.current } : undefined,
+    }));
   }, []);
 
   const run = useCallback(
@@ -316,7 +320,8 @@ export function DeskProvider(p: DeskProviderProps) {
       const gen = generation.current;
       const clear = o.quiet ? undefined : put(screen, undefined);
       const seq = lastSeq.current.get(screen);
-      setStatus((s) => ({ ...(clear ? clear(s) : s), busy: { label, started } }));
+      const since = statusSeq.current;
+      setStatus((s) => ({ ...(clear ? clear(s) : s), busy: { label, started, since } }));
       // Whether this task still speaks for the desk's profile, and its message is the latest in its place.
       const current = () => mounted.current && generation.current === gen;
       try {

@@ -117,6 +117,23 @@ describe('TUI frame', () => {
     expect(desk.quitCalls).toBe(3);
   });
 
+  it('a key that does nothing says so: X where nothing has an X-ray, y with nothing selected, any other key', async () => {
+    desk = await openDesk({ size: { columns: 100, rows: 30 } });
+    await desk.waitFor('gp — General practice');
+    for (const screen of ['1', '4', '0']) {
+      await desk.press(screen, 'X');
+      await desk.waitFor('✗ Nothing to X-ray here: select an appointment (2), a chat thread (3) or a medication request (5)');
+    }
+    await desk.press('4', 'y');
+    await desk.waitFor('Nothing to show raw here: select a row of a list, then y.');
+    await desk.press('Z');
+    await desk.waitFor('Z does nothing here: ? lists the keys of this screen.');
+    // In a text field every key is text: nothing is said.
+    await desk.press('n', 'Q');
+    await desk.waitFor(/Email\s+Q/);
+    expect(desk.frame()).not.toContain('Q does nothing here');
+  });
+
   it('the hint line cuts the screen’s hints with … and keeps ? help and q quit', () => {
     const parts = ['c cancel', 'r refresh', 'y raw', 'Enter details', ': cmd', '? help', 'q quit'].map((text) => ({
       keys: text.split(' ')[0]!,

@@ -42,6 +42,8 @@ export interface StepProps {
 
 const refLabel = (r: { reference?: string; display?: string } | undefined) => referenceLabel(r) || '?';
 
+const IN_A_THREAD = (what: string) => `${what} in a thread: Enter opens the selected one, then select the message.`;
+
 /** `X` on a thread: its encounter's state and its messages' read markers. */
 const xrayThread = (thread: string) => ({ kind: 'thread' as const, thread });
 /** `y` on a message: the Communication as sent or received. */
@@ -71,6 +73,13 @@ export function ThreadsStep({ c, width, height, active }: StepProps) {
         help: 'close the selected chat (C4), after a confirmation',
         run: desk.guard('C4', 'closing a chat', c.closeSelected),
       },
+      // The thread's own keys, asked for on the list: where they are.
+      {
+        keys: ['m'],
+        help: 'in a thread (Enter): mark the selected message read (C2)',
+        run: () => desk.info(IN_A_THREAD('m marks a message read')),
+      },
+      { keys: ['c'], help: 'in a thread (Enter): reply to its last message', run: () => desk.info(IN_A_THREAD('c replies')) },
     ],
     { active },
   );
