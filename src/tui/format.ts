@@ -141,6 +141,36 @@ export function idWidth(ids: Iterable<string>, min: number, rowWidth: number, ot
   return Math.max(min, Math.min(longest, rowWidth - othersMin));
 }
 
+/** Most columns a column grows to on a wide terminal: one value without end must not take the row. */
+const GROW_MAX = 60;
+
+/**
+ * Column widths that grow on a wide terminal (k9s sizes its columns to what they hold): every column has its base
+ * width, the last (0) the rest of the row but at least `lastMin`; the room to spare goes to the columns whose
+ * longest value (`longest`, by column) is wider than their base, left to right, each up to that value (at most
+ * GROW_MAX). On a terminal with no room to spare the widths are the base ones.
+ */
+export function growWidths(base: readonly number[], longest: readonly number[], total: number, lastMin = 20): number[] {
+  const out = [...base];
+  const used = base.slice(0, -1).reduce((a, b) => a + b, 0) + 2 * (base.length - 1);
+  let spare = total - used - lastMin;
+  for (let i = 0; i < out.length - 1 && spare > 0; i++) {
+    const want = Math.min(GROW_MAX, longest[i] ?? 0) - out[i]!;
+    if (want <= 0) continue;
+    const grow = Math.min(spare, want);
+    out[i] = out[i]! + grow;
+    spare -= grow;
+  }
+  return out;
+}
+
+/** The longest of some values (0 for none). */
+export const longestOf = (values: Iterable<string>): number => {
+  let n = 0;
+  for (const v of values) if (v.length > n) n = v.length;
+  return n;
+};
+
 /** `14:03:22`: the local time of a refresh, for list titles. */
 export function clockTime(at: Date | string | number | undefined): string {
   if (at === undefined) return '';

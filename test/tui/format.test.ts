@@ -48,6 +48,14 @@ describe('format', () => {
     expect(wrap('one   two', 4)).toEqual(['one', 'two']);
   });
 
+  it('growWidths: on a wide row the columns grow to their longest value, left to right, the last keeping its minimum', () => {
+    // 8 + 10 + 0 and two gaps: 22 used; at 60 the last keeps 20, 18 to spare.
+    expect(format.growWidths([8, 10, 0], [30, 14, 0], 60)).toEqual([26, 10, 0]);
+    expect(format.growWidths([8, 10, 0], [12, 14, 0], 60)).toEqual([12, 14, 0]);
+    expect(format.growWidths([8, 10, 0], [30, 14, 0], 40)).toEqual([8, 10, 0]); // no room to spare
+    expect(format.growWidths([8, 0], [500, 0], 400)).toEqual([60, 0]); // one endless value takes at most 60
+  });
+
   it('jsonLines pretty-prints and sanitises every line', () => {
     expect(jsonLines({ a: 1, b: 'x' })).toEqual(['{', '  "a": 1,', '  "b": "x"', '}']);
   });

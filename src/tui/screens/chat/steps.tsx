@@ -173,6 +173,7 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
   const detailH = composing ? 0 : Math.min(Math.floor((height - 1) / 2), Math.max(4, detail.length + 1));
   const listH = Math.max(3, height - 1 - formH - detailH);
   const head = threadHead(summary, thread, plan?.topic, width);
+  const msgWidths = useMemo(() => messageWidths(width - 2, c.messages), [width, c.messages]);
   return (
     <>
       <Text color={closed ? 'red' : 'cyan'} wrap="truncate">
@@ -183,8 +184,8 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
         width={width}
         height={listH}
         title="Messages (oldest first; times local)"
-        header={`  ${headerLine(MESSAGE_HEADER, messageWidths(width - 2), width - 2)}`}
-        render={messageRow}
+        header={`  ${headerLine(MESSAGE_HEADER, msgWidths, width - 2)}`}
+        render={(m, w) => messageRow(m, w, msgWidths)}
         itemKey={(m) => m.id}
         onSelect={c.selectMessage}
         sort={{ columns: MESSAGE_COLUMNS }}

@@ -24,6 +24,10 @@ describe('chat format', () => {
     const m = view.messages('enc-1')![0]!;
     expect(messageWidths(80)[2]).toBe(21);
     expect(messageWidths(120)[2]).toBe(24);
+    // On a wide terminal the sender column grows to the longest sender.
+    expect(messageWidths(200, [{ ...m, senderDisplay: 'Dr. Annemarie van den Berg-Smit' }])[2]).toBe(
+      'Dr. Annemarie van den Berg-Smit'.length,
+    );
     expect(messageRow(m, 80)).toMatch(/in C3\s+PractitionerRole\/1001\s+read\s+Your results are in\./);
     const lines = detailLines(m, 16);
     expect(lines[0]).toMatch(/^C3 received · practice → portal · read \(marked/);
