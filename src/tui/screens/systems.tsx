@@ -31,8 +31,7 @@ export function SystemsScreen({ width, height }: ScreenProps) {
   const s = useSystems();
   useKeys([{ keys: ['r'], label: 'refresh', help: 'probe every profile again now (also every 30 s)', run: s.refresh }]);
   const names = useMemo(() => s.statuses.map((x) => x.name), [s.statuses]);
-  const anyReadOnly = s.statuses.some((x) => x.profile?.readOnly);
-  const layout = useMemo(() => systemsLayout(width - 2, names, anyReadOnly), [width, names, anyReadOnly]);
+  const layout = useMemo(() => systemsLayout(width - 2, names), [width, names]);
   const latest = s.statuses.reduce<string | undefined>(
     (a, x) => (x.refreshedAt && (!a || x.refreshedAt > a) ? x.refreshedAt : a),
     undefined,

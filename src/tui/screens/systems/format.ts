@@ -2,7 +2,7 @@
 import type { PartyProbe, SystemStatus } from '../../../core/systems/index.js';
 import { PROBE_REQUEST } from '../../../core/systems/probe.js';
 import type { SortColumn } from '../../components/sort.js';
-import { clean, clockTime, idWidth, type Seg, segColumns } from '../../format.js';
+import { clean, clockTime, fit, idWidth, type Seg, segColumns } from '../../format.js';
 
 export const isProduction = (env: string | undefined) => /^prod(uction)?$/i.test(env ?? '');
 
@@ -45,8 +45,6 @@ export interface SystemsLayout {
 
 /** Fixed widths: environment, API, practice, portal, unread, open, uncertain (the last error takes the rest). */
 const ENV_W = 10;
-/** The environment column when a profile is read-only: `PRODUCTION ro`. */
-const ENV_RO_W = 13;
 const API_W = 5;
 const PARTY_W = [11, 22];
 const COUNT_W = [4, 4, 3];
@@ -57,11 +55,10 @@ const ERROR_MIN = 10;
  * gives way first, then the API (the detail lines below the list have both); only a terminal too narrow for
  * the name with the reachability columns cuts it.
  */
-export function systemsLayout(width: number, names: readonly string[], anyReadOnly = false): SystemsLayout {
+export function systemsLayout(width: number, names: readonly string[]): SystemsLayout {
   const longest = Math.max(8, ...names.map((n) => clean(n).length + 2));
-  const envW = anyReadOnly ? ENV_RO_W : ENV_W;
   const need = (api: boolean, err: boolean) => {
-    const cols = [envW, ...(api ? [API_W] : []), ...PARTY_W, ...COUNT_W, ...(err ? [ERROR_MIN] : [])];
+    const cols = [ENV_W, ...(api ? [API_W] : []), ...PARTY_W, ...COUNT_W, ...(err ? [ERROR_MIN] : [])];
     return cols.reduce((a, b) => a + b, 0) + 2 * cols.length;
   };
   const fits = (api: boolean, err: boolean) => longest + need(api, err) <= width;
@@ -72,7 +69,7 @@ export function systemsLayout(width: number, names: readonly string[], anyReadOn
     width,
     need(wide, withError),
   );
-  const fixed = [envW, ...(wide ? [API_W] : []), ...PARTY_W, ...COUNT_W];
+  const fixed = [ENV_W, ...(wide ? [API_W] : []), ...PARTY_W, ...COUNT_W];
   const widths = withError ? [nameW, ...fixed, 0] : [nameW, ...fixed.slice(0, -1), 0];
   const header = [
     'PROFILE',
@@ -87,13 +84,14 @@ export function systemsLayout(width: number, names: readonly string[], anyReadOn
   ];
   const cells = (s: SystemStatus, current: string): Seg[] => {
     const env = s.profile?.environment ?? (s.invalid ? 'invalid' : '');
-    // A read-only profile (GET only) says so beside its environment, as the header does.
+    // A read-only profile (GET only) says so beside its environment (cut to make room), as the header does.
     const ro = s.profile?.readOnly ? ' ro' : '';
+    const envText = (t: string) => (ro ? `${fit(clean(t), ENV_W - ro.length)}${ro}` : clean(t));
     const row: Seg[] = [
       { text: clean(`${s.name === current ? '* ' : '  '}${s.name}`), bold: s.name === current },
       isProduction(env)
-        ? { text: clean(env.toUpperCase()) + ro, color: 'red', bold: true }
-        : { text: clean(env) + ro, color: s.invalid ? 'red' : ro ? 'yellow' : undefined },
+        ? { text: envText(env.toUpperCase()), color: 'red', bold: true }
+        : { text: envText(env), color: s.invalid ? 'red' : ro ? 'yellow' : undefined },
     ];
     if (wide) row.push({ text: s.profile?.appointmentApi ?? '' });
     row.push(
