@@ -10,13 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replyMessage } from '../../src/core/api/chat.js';
-import { PdeskClient } from '../../src/core/client.js';
-import { openThreadStore } from '../../src/core/threads/index.js';
-import { startReceiver } from '../../src/listen/receiver.js';
-import { Profile } from '../../src/profiles/schema.js';
-import { sandboxProfile } from '../../src/sandbox/profile.js';
-import { type Desk, KEY, type OpenOptions, openDesk } from './harness.js';
+import { type Desk, KEY, type OpenOptions, openChatWithAnswer, openDesk, toSlots } from './harness.js';
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -32,6 +26,9 @@ async function open(o: OpenOptions = {}): Promise<Desk> {
 }
 
 const writes = (d: Desk) => d.sandbox.received.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+
+/** The Chat screen on production, the practice system's answer in enc-100 in its store. */
+const openChat = () => openChatWithAnswer({ profile: { environment: 'production' } }, (c) => closers.push(c));
 
 /**
  * At a confirmation on production: `y` and Enter send nothing and say the name is wanted; the name typed sends
@@ -68,17 +65,7 @@ async function waitUntil(ok: () => boolean, ms = 5000) {
 describe('on a production profile no write key sends before the profile name is typed', () => {
   it('Slots: Enter on a slot books (A6)', async () => {
     const d = await open();
-    await d.waitFor('gp — General practice');
-    await d.press(KEY.enter);
-    await d.waitFor('Consultation');
-    await d.press(KEY.enter);
-    await d.waitFor('Practitioner and schedule');
-    await d.press('j', KEY.enter);
-    await d.waitFor('Date range');
-    await d.press('\u0015');
-    await d.type('tomorrow');
-    await d.press(KEY.enter, KEY.enter);
-    await d.waitFor('Slots (times in UTC)');
+    await toSlots(d);
     await d.press(KEY.enter);
     await d.waitFor('Book this slot (A6)');
     await d.type('pat-1');
@@ -139,22 +126,7 @@ describe('on a production profile no write key sends before the profile name is 
   });
 
   it('Chat: n and x on the list; c, m, x and n in a thread (C1, C2, C3, C4)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pdesk-tui-prod-chat-'));
-    closers.push(() => rmSync(dir, { recursive: true, force: true }));
-    const store = openThreadStore(dir, 'sandbox');
-    closers.push(() => store.close());
-    const receiver = await startReceiver({ port: 0, store, log: () => undefined });
-    closers.push(() => receiver.close());
-    const d = await open({
-      screen: 'chat',
-      sandbox: { pushTo: `${receiver.url}/portal`, replyDelayMs: 600_000, demoPushDelayMs: 600_000 },
-      root: { configDir: dir, receiver: { url: receiver.url } },
-    });
-    // The practice system's answer in enc-100, pushed to the receiver as the practice system would.
-    const pusher = new PdeskClient(Profile.parse(sandboxProfile(receiver.url, { name: 'pusher' })));
-    closers.push(() => pusher.close());
-    await replyMessage(pusher, d.sandbox.state.messages.get('msg-100-2')!);
-    await d.waitFor(/enc-100\s+open\s+1\s+1\s/);
+    const d = await openChat();
 
     // n on the list: a new thread (C1).
     await d.press('n');
@@ -225,17 +197,7 @@ describe('on a production profile no write key sends before the profile name is 
   });
 
   it('Esc at the desk’s question sends nothing and says so', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pdesk-tui-prod-chat-'));
-    closers.push(() => rmSync(dir, { recursive: true, force: true }));
-    const store = openThreadStore(dir, 'sandbox');
-    closers.push(() => store.close());
-    const receiver = await startReceiver({ port: 0, store, log: () => undefined });
-    closers.push(() => receiver.close());
-    const d = await open({ screen: 'chat', root: { configDir: dir, receiver: { url: receiver.url } } });
-    const pusher = new PdeskClient(Profile.parse(sandboxProfile(receiver.url, { name: 'pusher' })));
-    closers.push(() => pusher.close());
-    await replyMessage(pusher, d.sandbox.state.messages.get('msg-100-2')!);
-    await d.waitFor(/enc-100\s+open\s+1\s+1\s/);
+    const d = await openChat();
     await d.press(KEY.enter);
     await d.waitFor('1 unread');
     await d.press('m');
