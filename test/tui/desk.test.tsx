@@ -55,26 +55,36 @@ describe('desk.run', () => {
   });
 });
 
+/** What the production test reads of the desk. */
+interface Seen {
+  desk?: Desk;
+  typed?: React.ContextType<typeof TypedConfirmation>;
+  question?: WriteQuestion;
+}
+
+function Probe({ seen }: { seen: Seen }) {
+  seen.desk = useDesk();
+  seen.typed = useContext(TypedConfirmation);
+  seen.question = useWriteQuestion();
+  return null;
+}
+
+/** The desk on `profile` with its default client (under the key router), read through `seen`. */
+function DeskHost({ profile, seen }: { profile: Profile; seen: Seen }) {
+  const { router, version } = useKeyRouterState(() => undefined);
+  return (
+    <KeyRouterProvider router={router} version={version}>
+      <DeskProvider profile={profile}>{() => <Probe seen={seen} />}</DeskProvider>
+    </KeyRouterProvider>
+  );
+}
+
 describe('the desk client on production', () => {
-  /** The desk on a production profile whose default client sends to a stub server; what the test needs of it. */
+  /** The desk on a production profile whose default client sends to a stub server. */
   async function prodDesk() {
     const s = await stubServer((_q, res) => res.writeHead(201, { 'content-type': 'application/fhir+json' }).end('{"id":"n1"}'));
-    const seen: { desk?: Desk; typed?: React.ContextType<typeof TypedConfirmation>; question?: WriteQuestion } = {};
-    function Probe() {
-      seen.desk = useDesk();
-      seen.typed = useContext(TypedConfirmation);
-      seen.question = useWriteQuestion();
-      return null;
-    }
-    function Host() {
-      const { router, version } = useKeyRouterState(() => undefined);
-      return (
-        <KeyRouterProvider router={router} version={version}>
-          <DeskProvider profile={Profile.parse({ ...sandboxProfile(s.url), environment: 'production' })}>{() => <Probe />}</DeskProvider>
-        </KeyRouterProvider>
-      );
-    }
-    const r = render(<Host />);
+    const seen: Seen = {};
+    const r = render(<DeskHost profile={Profile.parse({ ...sandboxProfile(s.url), environment: 'production' })} seen={seen} />);
     await vi.waitFor(() => expect(seen.desk).toBeDefined());
     return { s, seen, unmount: () => r.unmount() };
   }
