@@ -18,6 +18,7 @@ import { type Context, type Deps, contextOfRun, deferRequiredOptions, setDeps } 
 import { START_HERE, formatHelp, helpFirst } from './help.js';
 import { type IO, systemIO } from './io.js';
 import { collect, flagOf } from './options.js';
+import { withDefaultCommand } from './route.js';
 
 export const VERSION = '0.1.0';
 
@@ -140,8 +141,8 @@ export interface ProgramResult {
  * the secrets and tokens it registered forgotten when it ends, so runs in one process do not share them.
  */
 export async function runProgram(argv: readonly string[], deps: Deps): Promise<ProgramResult> {
-  // `pdesk` with no command opens the TUI; `pdesk --help <command>` is that command's help.
-  const args = argv.length === 0 ? ['tui'] : [...helpFirst(argv)];
+  // `pdesk` with no command (`pdesk --profile north` too) opens the TUI; `pdesk --help <command>` is that command's help.
+  const args = [...helpFirst(withDefaultCommand(argv))];
   // The shells' completion callback (`pdesk completion`): its words are what the user typed, never options of
   // pdesk, so commander does not parse them; it never fails and never sends anything.
   if (args[0] === '__complete') {

@@ -31,9 +31,21 @@ export function commandWords(args: readonly string[], max = 2): string[] {
   return words;
 }
 
+/** Options the program answers itself, whatever else the line holds. */
+const HELP_OR_VERSION = new Set(['-h', '--help', '-V', '--version']);
+
+/**
+ * The command line as run: one without a command word (`pdesk`, `pdesk --profile north`, `pdesk --read-only`)
+ * opens the TUI, with its options; `--help` and `--version` stay the program's.
+ */
+export function withDefaultCommand(args: readonly string[]): readonly string[] {
+  if (commandWords(args, 1).length || args.some((a) => HELP_OR_VERSION.has(a))) return args;
+  return ['tui', ...args];
+}
+
 export function buildFor(args: readonly string[]): Build {
-  const [command, sub] = commandWords(args);
-  if (args.length === 0 || command === 'tui') return 'tui'; // `pdesk` alone opens the TUI
+  const [command, sub] = commandWords(withDefaultCommand(args));
+  if (command === 'tui') return 'tui';
   if (args.some((a) => a === '--csv' || a.startsWith('--csv='))) return 'main';
   if (command === 'profile') return sub !== undefined && PROFILE_WRITES.has(sub) ? 'main' : 'cli';
   return command !== undefined && MAIN_BUILD.has(command) ? 'main' : 'cli';

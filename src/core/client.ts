@@ -3,7 +3,7 @@
  * sends through the Transport (or describes the request for --dry-run), maps answers to typed errors
  * (HttpError with its OperationOutcome, ContractError for a non-JSON success body) and follows next links.
  */
-import type { Profile } from '../profiles/schema.js';
+import { type Profile, isProduction } from '../profiles/schema.js';
 import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
@@ -15,6 +15,7 @@ import {
   IncompleteListError,
   NetworkError,
   PdeskError,
+  UsageError,
   excerpt,
   statusLine,
 } from './errors.js';
@@ -46,6 +47,8 @@ export interface WriteDescription {
   request: RequestDescription;
   what: string;
   target: string;
+  /** The call's abort signal: which of the face's tasks sends it (the TUI knows the tasks the operator confirmed). */
+  signal?: AbortSignal;
 }
 
 /** A request as the client sends it: the operation's description and the party it goes to. */
@@ -62,6 +65,7 @@ class PendingWrite implements WriteDescription {
     private readonly client: PdeskClient,
     private readonly d: Outgoing,
     private readonly json: string | undefined,
+    readonly signal: AbortSignal | undefined,
   ) {}
   get request(): RequestDescription {
     return this.client.describeOutgoing(this.d, this.json);
@@ -174,8 +178,10 @@ export interface ClientOptions {
    */
   audit?: { dir: string };
   /**
-   * Called before each write is sent, after the read-only check (the CLI's confirmation on a production
-   * profile). Throwing stops it: nothing is sent, nothing audited.
+   * Called before each write is sent, after the read-only check: the face's confirmation on a production
+   * profile (the CLI's typed name or --yes, the TUI's typed name). Throwing stops it: nothing is sent, nothing
+   * audited. A production profile's client without one sends no write at all (UsageError, exit 2): no face
+   * can skip the confirmation.
    */
   beforeWrite?: (write: WriteDescription) => Promise<void> | void;
   /** Where the variables a profile names (tokenEnv, passwordEnv, clientSecretEnv) are read; the process's by default. */
@@ -505,14 +511,18 @@ export class PdeskClient {
     }
     if (this.readOnly && d.method !== 'GET') throw this.refusal(d.op, d.method, d.url);
     const write = isWrite(d.method);
+    if (write && !this.opts.beforeWrite && isProduction(this.profile))
+      throw new UsageError(
+        `Profile "${this.profile.name}" is a production profile: ${this.what(d.op, d.method, d.url)} was not sent, as nothing here can confirm it.`,
+      );
     // A write's audit trail is opened before it is sent (a trail that cannot be written sends nothing), and the
-    // operator confirms a write on production (the CLI's beforeWrite) before anything goes out.
+    // operator confirms a write on production (the face's beforeWrite) before anything goes out.
     // Opened once; later writes skip the awaits (a bulk send writes thousands a second).
     const audit = write ? (this.auditOpened ?? (await this.audit())) : undefined;
     if (audit && !audit.isOpen) await audit.ready();
     if (write && this.opts.beforeWrite) {
       // What the hook is told is built only if it reads it (a bulk send asks the hook for every row).
-      const asked = this.opts.beforeWrite(new PendingWrite(this, d, o.json));
+      const asked = this.opts.beforeWrite(new PendingWrite(this, d, o.json, o.signal ?? this.opts.signal));
       if (asked) await asked;
     }
     const log = this.opts.log;

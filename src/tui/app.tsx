@@ -7,8 +7,20 @@ import { Box, Text, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ClientOptions, PdeskClient } from '../core/client.js';
 import type { Profile } from '../profiles/schema.js';
-import { DeskProvider, type StatusMessage, errorText, useDesk, useDeskStatus } from './desk.js';
-import { fit, wrap } from './format.js';
+import { Confirm } from './components/Confirm.js';
+import {
+  DeskProvider,
+  DeskScreen,
+  type DeskStatus,
+  type StatusMessage,
+  type WriteQuestion,
+  errorText,
+  statusOn,
+  useDesk,
+  useDeskStatus,
+  useWriteQuestion,
+} from './desk.js';
+import { clean, fit, jsonLines, wrap } from './format.js';
 import {
   type Binding,
   KeyFeedSync,
@@ -52,8 +64,8 @@ export interface RootProps {
   /** A fixed terminal size (tests, benches). */
   size?: Size;
   initialScreen?: ScreenId;
-  /** Called after `q` / Ctrl-C; default: Ink's exit(). */
-  onQuit?: () => void;
+  /** Called with the exit code: 0 after `q` or `:q`, 130 after Ctrl-C (an interrupt, as cli.md says); default: Ink's exit(). */
+  onQuit?: (code: number) => void;
   /** The saved profiles for the Systems screen (default: the profile store). */
   listProfiles?: TuiOptions['listProfiles'];
   /** Folder the raw view's `w` writes to (default: the current folder). */
@@ -69,8 +81,9 @@ export const CHROME_LINES = 4;
 
 export function Root(p: RootProps) {
   const app = useApp();
-  const quit = useCallback(() => (p.onQuit ? p.onQuit() : app.exit()), [p.onQuit, app]);
-  const { router, version } = useKeyRouterState(quit);
+  const quit = useCallback(() => (p.onQuit ? p.onQuit(0) : app.exit()), [p.onQuit, app]);
+  const interrupt = useCallback(() => (p.onQuit ? p.onQuit(130) : app.exit()), [p.onQuit, app]);
+  const { router, version } = useKeyRouterState(interrupt);
   const { isRawModeSupported } = useStdin();
   const feed = useKeyFeed(router);
   useInput(feed, { isActive: isRawModeSupported === true });
@@ -155,6 +168,8 @@ function Welcome(p: { startSandbox?: () => Promise<StartedSandbox>; onStarted: (
 
 type Overlay = { kind: 'help'; sections: HelpSection[] } | { kind: 'palette' } | undefined;
 
+const NOTHING_TO_XRAY = 'Nothing to X-ray here: select an appointment (2), a chat thread (3) or a medication request (5), then :xray or X.';
+
 interface HelpSection {
   title: string;
   rows: Array<[string, string]>;
@@ -186,8 +201,8 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
     if (inspect.steps.length) inspect.close();
     if (cur === id) return;
     if (!o.back) history.current.push(cur);
-    // The status line belongs to the screen that set it.
-    desk.clearStatus();
+    // What the screen left and the desk said was read there; a message another screen set meanwhile waits for it.
+    desk.leaveScreen(cur);
     setCurrent(id);
     setVisited((v) => (v.includes(id) ? v : [...v, id]));
   };
@@ -247,6 +262,17 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
       },
     },
     { keys: ['q'], label: 'quit', help: 'quit', run: () => p.quit() },
+    // Keys no screen took: said, not ignored (k9s-like).
+    { keys: ['X'], run: () => desk.error(NOTHING_TO_XRAY) },
+    { keys: ['y'], run: () => desk.info('Nothing to show raw here: select a row of a list, then y.') },
+    {
+      keys: ['text'],
+      run: (input) => {
+        // A run of keys (a paste) goes back to be read key by key.
+        if ([...input].length !== 1) return false;
+        desk.info(`${input === ' ' ? 'Space' : input} does nothing here: ? lists the keys of this screen.`);
+      },
+    },
   ];
   useKeys(globalKeys, { layer: 'global' });
 
@@ -264,8 +290,7 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
     }
     if (cmd === 'help') return openHelp();
     if (cmd === 'xray' || cmd === 'x-ray') {
-      if (!inspect.xrayOf(currentRef.current))
-        desk.error('Nothing to X-ray here: select an appointment (2), a chat thread (3) or a medication request (5), then :xray or X.');
+      if (!inspect.xrayOf(currentRef.current)) desk.error(NOTHING_TO_XRAY);
       return;
     }
     const s = screenFor(cmd);
@@ -276,19 +301,32 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
   const frame = Math.max(CHROME_LINES + 1, rows - 1);
   const width = Math.max(20, columns);
   // An error too long for one line (an OperationOutcome) takes up to ERROR_LINES lines from the screen.
-  const statusLines = Math.min(statusRows(useDeskStatus(), width), Math.max(1, frame - CHROME_LINES));
+  const statusLines = Math.min(statusRows(useDeskStatus(), current, width), Math.max(1, frame - CHROME_LINES));
   const bodyHeight = frame - CHROME_LINES - (statusLines - 1);
   const generation = `${desk.profile.name}`;
-  const inspecting = inspect.steps.length > 0 && overlay?.kind !== 'help';
+  // A write the client asks about (production, not confirmed on its screen) covers everything until answered.
+  const question = useWriteQuestion();
+  const inspecting = inspect.steps.length > 0 && overlay?.kind !== 'help' && !question;
 
   return (
     <Box flexDirection="column" width={width} height={frame} overflowY="hidden">
       <Header width={width} />
       <Tabs current={current} width={width} />
       <Box flexDirection="column" height={bodyHeight} overflowY="hidden">
-        {overlay?.kind === 'help' ? (
+        {question ? (
+          <ScopeContext.Provider value={{ scope: 'question', shown: true }}>
+            <QuestionView key={question.id} q={question} width={width} height={bodyHeight} />
+          </ScopeContext.Provider>
+        ) : null}
+        {overlay?.kind === 'help' && !question ? (
           <ScopeContext.Provider value={{ scope: 'help', shown: true }}>
-            <HelpOverlay sections={overlay.sections} width={width} height={bodyHeight} onClose={() => setOverlay(undefined)} />
+            <HelpOverlay
+              sections={overlay.sections}
+              width={width}
+              height={bodyHeight}
+              onClose={() => setOverlay(undefined)}
+              onQuit={p.quit}
+            />
           </ScopeContext.Provider>
         ) : null}
         {inspect.steps.length ? (
@@ -299,20 +337,22 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
           </Box>
         ) : null}
         {SCREENS.filter((s) => visited.includes(s.id)).map((s) => {
-          const shown = s.id === current && overlay?.kind !== 'help' && !inspecting;
+          const shown = s.id === current && overlay?.kind !== 'help' && !inspecting && !question;
           const C = s.component;
           // Screens restart on another profile; a screen about every profile (Systems) stays as it is.
           const key = s.acrossProfiles ? s.id : `${generation}:${s.id}`;
           return (
             <Box key={key} display={shown ? 'flex' : 'none'} flexDirection="column" height={bodyHeight} overflowY="hidden">
               <ScopeContext.Provider value={{ scope: s.id, shown: s.id === current && !inspect.steps.length }}>
-                <C width={width} height={bodyHeight} />
+                <DeskScreen id={s.id}>
+                  <C width={width} height={bodyHeight} />
+                </DeskScreen>
               </ScopeContext.Provider>
             </Box>
           );
         })}
       </Box>
-      <StatusLine width={width} lines={statusLines} />
+      <StatusLine width={width} lines={statusLines} screen={current} />
       {overlay?.kind === 'palette' ? (
         <Palette
           width={width}
@@ -325,6 +365,22 @@ function ShellView(p: { initialScreen?: ScreenId; quit: () => void; showRef: { c
         <HintLine width={width} />
       )}
     </Box>
+  );
+}
+
+/** A write the desk's client holds until the operator confirms it (a key that sends without a review of its own). */
+function QuestionView({ q, width, height }: { q: WriteQuestion; width: number; height: number }) {
+  return (
+    <Confirm
+      question={clean(`Send ${q.what} to ${q.target}?`)}
+      lines={q.body === undefined ? [] : jsonLines(q.body)}
+      yesLabel="send it"
+      danger
+      onYes={() => q.answer(true)}
+      onNo={() => q.answer(false)}
+      width={width}
+      height={height}
+    />
   );
 }
 
@@ -412,14 +468,17 @@ export function wrapStatus(text: string, width: number, max: number): string[] {
 
 const statusText = (s: StatusMessage) => `${s.kind === 'error' ? '✗ ' : s.kind === 'ok' ? '✓ ' : ''}${s.text}`;
 
-/** Lines the status line needs: an error shows whole (up to ERROR_LINES), anything else takes one. */
-function statusRows(s: { status?: StatusMessage; busy?: unknown }, width: number): number {
-  if (s.busy || s.status?.kind !== 'error') return 1;
-  return wrapStatus(statusText(s.status), width, ERROR_LINES).length;
+/** Lines the status line needs on `screen`: an error shows whole (up to ERROR_LINES), anything else takes one. */
+function statusRows(s: DeskStatus, screen: string, width: number): number {
+  const status = statusOn(s, screen);
+  if (s.busy || status?.kind !== 'error') return 1;
+  return wrapStatus(statusText(status), width, ERROR_LINES).length;
 }
 
-function StatusLine({ width, lines = 1 }: { width: number; lines?: number }) {
-  const { status, busy } = useDeskStatus();
+function StatusLine({ width, lines = 1, screen }: { width: number; lines?: number; screen: string }) {
+  const all = useDeskStatus();
+  const { busy } = all;
+  const status = statusOn(all, screen);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (!busy) return;
@@ -428,9 +487,11 @@ function StatusLine({ width, lines = 1 }: { width: number; lines?: number }) {
   }, [busy]);
   if (busy) {
     const secs = ((Date.now() - busy.started) / 1000).toFixed(1);
+    // A message said while the task runs (a key that did nothing meanwhile) shows before it.
+    const said = status && status.seq > busy.since ? `${statusText(status)} · ` : '';
     return (
       <Text color="yellow" wrap="truncate">
-        {fit(`${SPINNER[tick % SPINNER.length]} ${busy.label}… ${secs} s  (Esc to abandon)`, width)}
+        {fit(`${said}${SPINNER[tick % SPINNER.length]} ${busy.label}… ${secs} s  (Esc to abandon)`, width)}
       </Text>
     );
   }
@@ -447,11 +508,36 @@ function StatusLine({ width, lines = 1 }: { width: number; lines?: number }) {
   );
 }
 
-/** Labeled bindings of the topmost capture group, then the rest down to the global keys. */
+/** Hints that stay on a narrow terminal, whatever else gives way: how to find every key, and how to leave. */
+const KEPT_HINTS = new Set(['?', 'q']);
+
+/**
+ * Labeled bindings of the topmost capture group, then the rest down to the global keys. When they do not fit,
+ * the screen's hints give way (cut with `…`) before `? help` and `q quit`.
+ */
+export function hintText(parts: ReadonlyArray<{ keys: string; text: string }>, width: number): string {
+  const all = parts.map((p) => p.text).join('  ');
+  if (all.length + 1 <= width) return ` ${all}`;
+  const kept = parts.filter((p) => KEPT_HINTS.has(p.keys)).map((p) => p.text);
+  const tail = kept.length ? `  ${kept.join('  ')}` : '';
+  const room = width - 1 - tail.length;
+  let head = '';
+  for (const p of parts) {
+    if (KEPT_HINTS.has(p.keys) && kept.length) continue;
+    const next = head ? `${head}  ${p.text}` : p.text;
+    if (next.length + 3 > room) {
+      head = head ? `${head}  …` : '…';
+      break;
+    }
+    head = next;
+  }
+  return fit(` ${head}${tail}`, width);
+}
+
 function HintLine({ width }: { width: number }) {
   useKeysVersion();
   const router = useKeyRouter();
-  const parts: string[] = [];
+  const parts: Array<{ keys: string; text: string }> = [];
   const seen = new Set<string>();
   for (const r of router.active()) {
     for (const b of r.bindings) {
@@ -463,19 +549,18 @@ function HintLine({ width }: { width: number }) {
         .join('/');
       if (seen.has(keys)) continue;
       seen.add(keys);
-      parts.push(`${keys} ${b.label}`);
+      parts.push({ keys, text: `${keys} ${b.label}` });
     }
     if (r.capture) break;
   }
-  const text = parts.join('  ');
   return (
     <Text dimColor wrap="truncate">
-      {fit(` ${text}`, width)}
+      {hintText(parts, width)}
     </Text>
   );
 }
 
-function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number; onClose: () => void }) {
+function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number; onClose: () => void; onQuit: () => void }) {
   const lines = useMemo(() => {
     const out: Array<{ text: string; head?: boolean }> = [];
     for (const s of p.sections) {
@@ -492,7 +577,9 @@ function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number
   const scroll = (d: number) => setTop((t) => Math.max(0, Math.min(maxTop, t + d)));
   useKeys(
     [
-      { keys: ['esc', '?', 'q', 'enter'], label: 'close help', run: () => p.onClose() },
+      { keys: ['esc', '?', 'enter'], label: 'close help', run: () => p.onClose() },
+      // As the help says under "Everywhere".
+      { keys: ['q'], label: 'quit', run: () => p.onQuit() },
       { keys: ['down', 'j'], label: 'scroll', run: () => scroll(1) },
       { keys: ['up', 'k'], run: () => scroll(-1) },
       { keys: ['pgdn'], run: () => scroll(room) },
@@ -504,7 +591,7 @@ function HelpOverlay(p: { sections: HelpSection[]; width: number; height: number
   return (
     <Box flexDirection="column" height={p.height} overflowY="hidden">
       <Text bold color="cyan" wrap="truncate">
-        {fit(`Help — keys${maxTop ? ` (${top + 1}–${top + shown.length} of ${lines.length}, ↑↓ to scroll)` : ''}`, p.width)}
+        {fit(`Help — keys${maxTop ? ` (${top + 1}–${top + shown.length} of ${lines.length}, ↑↓ to scroll)` : ''} · Esc closes it`, p.width)}
       </Text>
       {shown.map((l, i) => (
         <Text key={i} bold={l.head} wrap="truncate">

@@ -3,11 +3,17 @@
  * server call goes through `run`, which shows progress in the status line, can be abandoned with Esc, and
  * turns errors into status-line text), and status messages. `useDeskStatus()` (header and status line only)
  * gives the fast-changing part: status message, running task, connection state.
+ *
+ * Production: the desk's client confirms every write through its `beforeWrite` hook (the core client sends no
+ * write on a production profile without one). A write the operator confirmed on its screen by typing the
+ * profile's name (Confirm) goes at once: the confirmation marks the task it starts (`run`, by its signal), and
+ * that task's one write passes. Any other write — a key that sends without a review of its own — waits for the
+ * desk's own question (`useWriteQuestion`, drawn by the App over the screen), the profile's name typed there.
  */
 import type React from 'react';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { type ClientOptions, PdeskClient } from '../core/client.js';
-import { HttpError, NetworkError, PdeskError } from '../core/errors.js';
+import { type ClientOptions, PdeskClient, type WriteDescription } from '../core/client.js';
+import { HttpError, NetworkError, PdeskError, UsageError } from '../core/errors.js';
 import type { OpId } from '../core/ops.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
@@ -52,6 +58,16 @@ export interface Desk {
   error(e: unknown): void;
   clearStatus(): void;
   /**
+   * What the desk knows of its profile's server from elsewhere (the Systems screen's probe of it): the header's
+   * connection light.
+   */
+  connectionSeen(connection: Connection, ms?: number): void;
+  /**
+   * The operator left screen `id`: its message and the desk's own were read; they go (a message set on a screen
+   * while another was shown stays for when it is shown).
+   */
+  leaveScreen(id: string): void;
+  /**
    * `:profile <name>`, Enter on Systems: switch to a saved profile (the screens restart on it), or to the
    * profile given (one that is not saved: the `--sandbox` session's own).
    */
@@ -67,6 +83,13 @@ export interface Desk {
 export interface RunOptions<T> {
   /** Shown on success. */
   okText?: (value: T) => string;
+  /** The kind of the success text (default ok): a check run that found failures is an error to read. */
+  okKind?: (value: T) => StatusKind;
+  /**
+   * What a successful task says of the connection (default: online, with its time). A task that succeeds
+   * whatever the server did (a check run reports unreachable servers) says it here; undefined leaves it as it is.
+   */
+  connection?: (value: T) => Connection | undefined;
   /**
    * The call sends something that must not be sent twice (a POST): abandoning it does not undo it, and the
    * status line says so.
@@ -79,21 +102,48 @@ export interface RunOptions<T> {
   quiet?: boolean;
 }
 
+/** A status message with its place in time (a newer one wins the status line). */
+export type Message = StatusMessage & { seq: number };
+
 export interface DeskStatus {
-  status?: StatusMessage;
-  busy?: { label: string; started: number };
+  /** The latest message not set by a screen (the palette, a profile switch, the inspector). */
+  status?: Message;
+  /** Each screen's latest message (by screen id): shown while that screen is the one shown. */
+  screens?: Readonly<Record<string, Message>>;
+  /** The running task; `since`: the last message before it began (a later one is shown beside it). */
+  busy?: { label: string; started: number; since: number };
   connection: Connection;
   /** Milliseconds of the last successful request, if any. */
   lastMs?: number;
 }
 
-const DeskContext = createContext<Desk | null>(null);
+/** What the status line shows on screen `screen`: the newer of that screen's message and the desk's own. */
+export function statusOn(s: DeskStatus, screen: string | undefined): Message | undefined {
+  const own = screen === undefined ? undefined : s.screens?.[screen];
+  if (!own) return s.status;
+  return !s.status || own.seq > s.status.seq ? own : s.status;
+}
+
+interface ScopedDesk extends Desk {
+  /** The desk as a screen's code sees it: its messages and tasks' messages are that screen's. */
+  scoped(screen: string): Desk;
+}
+
+const DeskContext = createContext<ScopedDesk | null>(null);
 const StatusContext = createContext<DeskStatus>({ connection: 'unknown' });
+/** The screen whose code is below (the App sets it around each screen); none: the desk's own. */
+const ScreenScope = createContext<string | undefined>(undefined);
+
+/** Around a screen: what its code says in the status line is that screen's, shown while it is the one shown. */
+export function DeskScreen({ id, children }: { id: string; children: React.ReactNode }) {
+  return <ScreenScope.Provider value={id}>{children}</ScreenScope.Provider>;
+}
 
 export function useDesk(): Desk {
   const d = useContext(DeskContext);
+  const screen = useContext(ScreenScope);
   if (!d) throw new Error('useDesk outside <DeskProvider>');
-  return d;
+  return screen === undefined ? d : d.scoped(screen);
 }
 
 export function useDeskStatus(): DeskStatus {
@@ -115,13 +165,33 @@ export function isAbort(e: unknown): boolean {
   return e instanceof NetworkError && e.code === 'ABORTED';
 }
 
+/** A write waiting for the operator's confirmation on production (no review on its screen confirmed it). */
+export interface WriteQuestion {
+  id: number;
+  /** `C2 (PATCH /Communication/m1)` */
+  what: string;
+  /** The base URL it goes to. */
+  target: string;
+  body?: unknown;
+  answer(yes: boolean): void;
+}
+
+const QuestionContext = createContext<WriteQuestion | undefined>(undefined);
+let questionSeq = 0;
+
+/** The write waiting for a confirmation, if any (the App draws it over the screen). */
+export function useWriteQuestion(): WriteQuestion | undefined {
+  return useContext(QuestionContext);
+}
+
 export interface DeskProviderProps {
   profile: Profile;
   /**
    * For tests: build the client (default: a PdeskClient with `clientOptions`, whose writes go to the audit trail
-   * of `configDir`).
+   * of `configDir`). `o.beforeWrite` is the desk's confirmation of writes: a client made without it sends no write
+   * on a production profile.
    */
-  makeClient?: (p: Profile) => PdeskClient;
+  makeClient?: (p: Profile, o: Pick<ClientOptions, 'beforeWrite'>) => PdeskClient;
   /** Options of the default client: `--read-only`, `--trace`. */
   clientOptions?: ClientOptions;
   /** Load a saved profile by name (default: the profile store). */
@@ -133,9 +203,62 @@ export interface DeskProviderProps {
 }
 
 export function DeskProvider(p: DeskProviderProps) {
-  const makeClient =
-    p.makeClient ??
-    ((prof: Profile) => new PdeskClient(prof, { ...p.clientOptions, ...(p.configDir ? { audit: { dir: p.configDir } } : {}) }));
+  // A confirmation typed on a screen (Confirm) is handed to the task it starts: `confirming` is set while its
+  // `onYes` runs, and the `run` started meanwhile marks its signal; that task's first write passes the hook.
+  const confirming = useRef(false);
+  const confirmedTasks = useRef(new WeakSet<AbortSignal>());
+  const [questions, setQuestions] = useState<WriteQuestion[]>([]);
+  /** The client's beforeWrite on `prof`: nothing to ask off production; a confirmed task's write; else the question. */
+  const confirmWrite = useCallback(
+    (prof: Profile) =>
+      (w: WriteDescription): Promise<void> | undefined => {
+        if (!isProduction(prof)) return undefined;
+        if (w.signal && confirmedTasks.current.delete(w.signal)) return undefined;
+        const what = w.what;
+        return new Promise<void>((resolve, reject) => {
+          const signal = w.signal;
+          const done = (error?: Error) => {
+            signal?.removeEventListener('abort', onAbort);
+            setQuestions((qs) => qs.filter((q) => q !== mine));
+            if (error) reject(error);
+            else resolve();
+          };
+          const onAbort = () => done(new UsageError(`Abandoned before it was confirmed: ${what} was not sent.`));
+          const mine: WriteQuestion = {
+            id: ++questionSeq,
+            what,
+            target: w.target,
+            body: w.request.body,
+            answer: (yes) => done(yes ? undefined : new UsageError(`Not confirmed: ${what} was not sent.`)),
+          };
+          if (signal?.aborted) return onAbort();
+          signal?.addEventListener('abort', onAbort, { once: true });
+          setQuestions((qs) => [...qs, mine]);
+        });
+      },
+    [],
+  );
+  const makeClient = (prof: Profile) =>
+    p.makeClient
+      ? p.makeClient(prof, { beforeWrite: confirmWrite(prof) })
+      : new PdeskClient(prof, {
+          ...p.clientOptions,
+          ...(p.configDir ? { audit: { dir: p.configDir } } : {}),
+          beforeWrite: confirmWrite(prof),
+        });
+  const typed = useMemo(
+    () => ({
+      confirmed: (fn: () => void) => {
+        confirming.current = true;
+        try {
+          fn();
+        } finally {
+          confirming.current = false;
+        }
+      },
+    }),
+    [],
+  );
   const [profile, setProfile] = useState(p.profile);
   const [client, setClient] = useState(() => makeClient(p.profile));
   const [status, setStatus] = useState<DeskStatus>({ connection: 'unknown' });
@@ -152,50 +275,73 @@ export function DeskProvider(p: DeskProviderProps) {
   useEffect(() => () => void client.close().catch(() => undefined), [client]);
 
   // Every status message bumps `statusSeq`; a finished run shows its success text only if no newer message
-  // was set meanwhile (a slow background load must not overwrite what the operator just did).
+  // was set meanwhile in its place (a slow background load must not overwrite what the operator just did).
+  // A message belongs to the screen whose code set it (`screen`), or to the desk (undefined).
   const statusSeq = useRef(0);
-  const setMsg = useCallback((kind: StatusKind, text: string) => {
-    statusSeq.current++;
-    setStatus((s) => ({ ...s, status: { kind, text: sanitize(text) } }));
+  const lastSeq = useRef(new Map<string | undefined, number>());
+  const put = useCallback((screen: string | undefined, m: StatusMessage | undefined) => {
+    const seq = ++statusSeq.current;
+    lastSeq.current.set(screen, seq);
+    return (s: DeskStatus): DeskStatus => {
+      const msg = m && { ...m, seq };
+      if (screen === undefined) return { ...s, status: msg };
+      const screens = { ...s.screens };
+      if (msg) screens[screen] = msg;
+      else delete screens[screen];
+      return { ...s, screens };
+    };
   }, []);
+  const setMsg = useCallback(
+    (kind: StatusKind, text: string, screen?: string) => setStatus(put(screen, { kind, text: sanitize(text) })),
+    [put],
+  );
+  // Tasks of a profile left behind (a switch) say nothing about the new one.
+  const generation = useRef(0);
 
   const refreshBusy = useCallback(() => {
     const list = [...controllers.current];
     const last = list[list.length - 1];
-    setStatus((s) => ({ ...s, busy: last ? { label: last.label, started: s.busy?.started ?? Date.now() } : undefined }));
+    setStatus((s) => ({
+      ...s,
+      busy: last ? { label: last.label, started: s.busy?.started ?? Date.now(), since: s.busy?.since ?? statusSeq.current } : undefined,
+    }));
   }, []);
 
   const run = useCallback(
-    async <T,>(label: string, fn: (signal: AbortSignal) => Promise<T>, o: RunOptions<T> = {}): Promise<TaskResult<T>> => {
+    async <T,>(label: string, fn: (signal: AbortSignal) => Promise<T>, o: RunOptions<T> = {}, screen?: string): Promise<TaskResult<T>> => {
       const entry = { ctrl: new AbortController(), label };
       controllers.current.add(entry);
+      // Started by a typed confirmation (Confirm's onYes): its write needs no second one.
+      if (confirming.current) {
+        confirming.current = false;
+        confirmedTasks.current.add(entry.ctrl.signal);
+      }
       const started = Date.now();
-      const seq = ++statusSeq.current;
-      setStatus((s) => ({ ...s, status: o.quiet ? s.status : undefined, busy: { label, started } }));
+      const gen = generation.current;
+      const clear = o.quiet ? undefined : put(screen, undefined);
+      const seq = lastSeq.current.get(screen);
+      const since = statusSeq.current;
+      setStatus((s) => ({ ...(clear ? clear(s) : s), busy: { label, started, since } }));
+      // Whether this task still speaks for the desk's profile, and its message is the latest in its place.
+      const current = () => mounted.current && generation.current === gen;
       try {
         const value = await fn(entry.ctrl.signal);
-        if (!mounted.current) return { ok: true, value };
-        const latest = statusSeq.current === seq;
+        if (!current()) return { ok: true, value };
+        const latest = lastSeq.current.get(screen) === seq;
+        const said = o.okText && latest ? put(screen, { kind: o.okKind?.(value) ?? 'ok', text: sanitize(o.okText(value)) }) : undefined;
+        const connection = o.connection ? o.connection(value) : 'online';
         setStatus((s) => ({
-          ...s,
-          connection: 'online',
-          lastMs: Date.now() - started,
-          status: o.okText && latest ? { kind: 'ok', text: sanitize(o.okText(value)) } : s.status,
+          ...(said ? said(s) : s),
+          ...(connection ? { connection } : {}),
+          ...(o.connection ? {} : { lastMs: Date.now() - started }),
         }));
         return { ok: true, value };
       } catch (error) {
         const aborted = entry.ctrl.signal.aborted || isAbort(error);
-        if (mounted.current) {
-          setStatus((s) => ({
-            ...s,
-            connection: aborted
-              ? s.connection
-              : error instanceof NetworkError
-                ? 'offline'
-                : error instanceof HttpError
-                  ? 'online'
-                  : s.connection,
-            status: !aborted
+        if (current()) {
+          const said = put(
+            screen,
+            !aborted
               ? { kind: 'error', text: errorText(error) }
               : o.sends
                 ? {
@@ -203,15 +349,26 @@ export function DeskProvider(p: DeskProviderProps) {
                     text: `Abandoned: ${label}. It may have reached the server all the same: check before sending it again.`,
                   }
                 : { kind: 'info', text: `Abandoned: ${label}.` },
+          );
+          setStatus((s) => ({
+            ...said(s),
+            connection: aborted
+              ? s.connection
+              : error instanceof NetworkError
+                ? 'offline'
+                : error instanceof HttpError
+                  ? 'online'
+                  : s.connection,
           }));
         }
         return { ok: false, error, aborted };
       } finally {
         controllers.current.delete(entry);
+        confirmedTasks.current.delete(entry.ctrl.signal);
         if (mounted.current) refreshBusy();
       }
     },
-    [refreshBusy],
+    [refreshBusy, put],
   );
 
   const abort = useCallback(() => {
@@ -232,9 +389,11 @@ export function DeskProvider(p: DeskProviderProps) {
           });
         const next = given ?? (await load(name));
         abort();
+        generation.current++;
         setProfile(next);
         setClient(factories.current.make(next));
-        setStatus({ connection: 'unknown', status: { kind: 'ok', text: `Profile ${next.name}.` } });
+        // Every screen restarts on the new profile: what they said of the old one goes.
+        setStatus({ connection: 'unknown', status: { kind: 'ok', text: `Profile ${next.name}.`, seq: ++statusSeq.current } });
       } catch (e) {
         setMsg('error', errorText(e));
       }
@@ -248,41 +407,64 @@ export function DeskProvider(p: DeskProviderProps) {
     active: !!status.busy,
   });
 
-  const desk = useMemo<Desk>(() => {
-    /** Under read-only: say why a write key does nothing (`Profile "x" is read-only`, then what it would do). */
-    const writable = (op: OpId, what: string) => {
-      const refused = client.refusalOf(op);
-      if (!refused) return true;
-      setMsg('error', `${refused.message.replace(/: .*$/s, '')}: ${what} (${op}) is not available.`);
-      return false;
+  const desk = useMemo<ScopedDesk>(() => {
+    /** The desk whose messages belong to `screen` (undefined: the desk's own). */
+    const make = (screen: string | undefined): Desk => {
+      /** Under read-only: say why a write key does nothing (`Profile "x" is read-only`, then what it would do). */
+      const writable = (op: OpId, what: string) => {
+        const refused = client.refusalOf(op);
+        if (!refused) return true;
+        setMsg('error', `${refused.message.replace(/: .*$/s, '')}: ${what} (${op}) is not available.`, screen);
+        return false;
+      };
+      return {
+        profile,
+        client,
+        readOnly: client.readOnly,
+        writable,
+        guard: (op, what, fn) => () => {
+          if (writable(op, what)) fn();
+        },
+        run: (label, fn, o) => run(label, fn, o, screen),
+        abort,
+        running: () => controllers.current.size > 0,
+        info: (t) => setMsg('info', t, screen),
+        ok: (t) => setMsg('ok', t, screen),
+        error: (e) => setMsg('error', errorText(e), screen),
+        clearStatus: () => setStatus(put(screen, undefined)),
+        connectionSeen: (connection, ms) =>
+          setStatus((s) => ({ ...s, connection, ...(connection === 'online' && ms !== undefined ? { lastMs: ms } : {}) })),
+        leaveScreen: (id) =>
+          setStatus((s) => {
+            const screens = { ...s.screens };
+            delete screens[id];
+            return { ...s, status: undefined, screens };
+          }),
+        switchProfile,
+        receiver: p.receiver,
+        sandbox: p.sandbox,
+        configDir: p.configDir,
+      };
     };
-    return {
-      profile,
-      client,
-      readOnly: client.readOnly,
-      writable,
-      guard: (op, what, fn) => () => {
-        if (writable(op, what)) fn();
+    const scopes = new Map<string, Desk>();
+    return Object.assign(make(undefined), {
+      scoped: (screen: string) => {
+        const known = scopes.get(screen);
+        if (known) return known;
+        const d = make(screen);
+        scopes.set(screen, d);
+        return d;
       },
-      run,
-      abort,
-      running: () => controllers.current.size > 0,
-      info: (t) => setMsg('info', t),
-      ok: (t) => setMsg('ok', t),
-      error: (e) => setMsg('error', errorText(e)),
-      clearStatus: () => setStatus((s) => ({ ...s, status: undefined })),
-      switchProfile,
-      receiver: p.receiver,
-      sandbox: p.sandbox,
-      configDir: p.configDir,
-    };
-  }, [profile, client, run, abort, setMsg, switchProfile, p.receiver, p.sandbox, p.configDir]);
+    });
+  }, [profile, client, run, abort, setMsg, put, switchProfile, p.receiver, p.sandbox, p.configDir]);
 
   return (
     <DeskContext.Provider value={desk}>
       <StatusContext.Provider value={status}>
         {/* On production every confirmation of a write asks for the profile's name to be typed. */}
-        <TypedConfirmation.Provider value={isProduction(profile) ? profile.name : undefined}>{p.children(desk)}</TypedConfirmation.Provider>
+        <TypedConfirmation.Provider value={isProduction(profile) ? { word: profile.name, confirmed: typed.confirmed } : undefined}>
+          <QuestionContext.Provider value={questions[0]}>{p.children(desk)}</QuestionContext.Provider>
+        </TypedConfirmation.Provider>
       </StatusContext.Provider>
     </DeskContext.Provider>
   );

@@ -31,20 +31,41 @@ export function jsonLines(value: unknown): string[] {
     .map((l) => sanitize(l));
 }
 
-/** Word-wrap sanitised text (newlines kept) to lines of at most `width` columns. */
+/** Columns between tab stops, as terminals set them. */
+const TAB = 8;
+
+/** A line with each tab replaced by the spaces a terminal would move over (stops every 8 columns). */
+export function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  for (const ch of line) out += ch === '\t' ? ' '.repeat(TAB - (out.length % TAB)) : ch;
+  return out;
+}
+
+/**
+ * Word-wrap sanitised text (newlines kept) to lines of at most `width` columns. Tabs are expanded first: a
+ * terminal moves a tab to its next stop, so a tab counted as one column made a line wider than the screen, and
+ * the terminal cut or wrapped it (a character lost at every wrap). Spaces inside a line are kept as sent, a
+ * paragraph's indentation too; the spaces where a line breaks are dropped.
+ */
 export function wrap(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
   for (const para of text.split('\n')) {
     let line = '';
-    for (const word of para.split(/ +/)) {
-      if (!word) continue;
-      if (!line) line = word;
-      else if (line.length + 1 + word.length <= w) line += ` ${word}`;
+    let gap = '';
+    for (const tok of expandTabs(para).match(/ +|[^ ]+/g) ?? []) {
+      if (tok.startsWith(' ')) {
+        gap = tok;
+        continue;
+      }
+      if (!line) line = gap + tok;
+      else if (line.length + gap.length + tok.length <= w) line += gap + tok;
       else {
         out.push(line);
-        line = word;
+        line = tok;
       }
+      gap = '';
       while (line.length > w) {
         out.push(line.slice(0, w));
         line = line.slice(w);
@@ -119,6 +140,36 @@ export function idWidth(ids: Iterable<string>, min: number, rowWidth: number, ot
   for (const id of ids) if (id.length > longest) longest = id.length;
   return Math.max(min, Math.min(longest, rowWidth - othersMin));
 }
+
+/** Most columns a column grows to on a wide terminal: one value without end must not take the row. */
+const GROW_MAX = 60;
+
+/**
+ * Column widths that grow on a wide terminal (k9s sizes its columns to what they hold): every column has its base
+ * width, the last (0) the rest of the row but at least `lastMin`; the room to spare goes to the columns whose
+ * longest value (`longest`, by column) is wider than their base, left to right, each up to that value (at most
+ * GROW_MAX). On a terminal with no room to spare the widths are the base ones.
+ */
+export function growWidths(base: readonly number[], longest: readonly number[], total: number, lastMin = 20): number[] {
+  const out = [...base];
+  const used = base.slice(0, -1).reduce((a, b) => a + b, 0) + 2 * (base.length - 1);
+  let spare = total - used - lastMin;
+  for (let i = 0; i < out.length - 1 && spare > 0; i++) {
+    const want = Math.min(GROW_MAX, longest[i] ?? 0) - out[i]!;
+    if (want <= 0) continue;
+    const grow = Math.min(spare, want);
+    out[i] = out[i]! + grow;
+    spare -= grow;
+  }
+  return out;
+}
+
+/** The longest of some values (0 for none). */
+export const longestOf = (values: Iterable<string>): number => {
+  let n = 0;
+  for (const v of values) if (v.length > n) n = v.length;
+  return n;
+};
 
 /** `14:03:22`: the local time of a refresh, for list titles. */
 export function clockTime(at: Date | string | number | undefined): string {

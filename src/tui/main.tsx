@@ -1,7 +1,7 @@
 /**
  * Start the TUI (loaded by `pdesk tui` with `await import`, so Ink and React load only here): pick the
  * profile (or start the embedded sandbox with a temporary profile), enter the alternate screen, render, and
- * restore the terminal on every exit path — q, Ctrl-C, SIGTERM/SIGHUP, an exception — then exit the process.
+ * restore the terminal on every exit path — q (exit 0), Ctrl-C (130), SIGTERM/SIGHUP, an exception — then exit the process.
  */
 import { render } from 'ink';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -229,6 +229,8 @@ export async function runTui(o: TuiOptions): Promise<never> {
   };
 
   write(out, ENTER_ALT_SCREEN);
+  /** 0 after q, 130 after Ctrl-C (cli.md: an interrupted run exits 130). */
+  let quitCode = 0;
   const instance = render(
     <Root
       clientOptions={clientOptions}
@@ -237,6 +239,10 @@ export async function runTui(o: TuiOptions): Promise<never> {
       receiver={receiver}
       configDir={configDir}
       initialScreen={initialScreen}
+      onQuit={(code) => {
+        quitCode = code;
+        instance.unmount();
+      }}
       startSandbox={async () => {
         const s = await startEmbeddedSandbox(o.listen ?? 0);
         closables.push(s.server);
@@ -250,5 +256,5 @@ export async function runTui(o: TuiOptions): Promise<never> {
   } catch (e) {
     return shutdown(1, e);
   }
-  return shutdown(0);
+  return shutdown(quitCode);
 }

@@ -32,6 +32,10 @@ describe('which build runs a command line', () => {
     [['profile', 'show', 'x'], 'cli'],
     [['profile'], 'cli'],
     [['--help'], 'cli'],
+    [[], 'tui'],
+    [['--profile', 'north'], 'tui'], // global options only: the desk on that profile
+    [['--read-only', '--trace', 't.ndjson'], 'tui'],
+    [['--profile', 'north', '--help'], 'cli'],
     [['--version'], 'cli'],
     [['help', 'tui'], 'cli'],
     [['slots', 'list', '--from', 'today'], 'cli'],

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { Root } from '../../src/tui/app.js';
+import { Root, hintText } from '../../src/tui/app.js';
 import { type Desk, KEY, lines, openDesk, tick } from './harness.js';
 
 let desk: Desk | undefined;
@@ -40,6 +40,8 @@ describe('TUI frame', () => {
       checkFits(f, 80, 24);
       expect(f).toContain('sandbox');
       expect(f).toContain('appt API 2.0.0');
+      // At 80 columns the screen's hints give way before how to get help and how to leave.
+      await desk.waitFor(/\? help {2}q quit$/);
       await desk.press('?');
       const h = await desk.waitFor('Help — keys');
       checkFits(h, 80, 24);
@@ -104,6 +106,62 @@ describe('TUI frame', () => {
     await desk.waitFor('STATUS');
     await desk.press('q');
     expect(desk.quitCalls).toBe(2);
+    // Ctrl-C is an interrupt: exit 130 (cli.md), q a quit: 0.
+    expect(desk.quitCodes).toEqual([130, 0]);
+    // The help says q quits, everywhere: so it does in the help too (Esc closes it).
+    await desk.press('?');
+    const h = await desk.waitFor('Help — keys');
+    expect(h).toMatch(/^ {2}q\s+quit$/m);
+    expect(h).toContain('Esc closes it');
+    await desk.press('q');
+    expect(desk.quitCalls).toBe(3);
+  });
+
+  it('a key that does nothing says so: X where nothing has an X-ray, y with nothing selected, any other key', async () => {
+    desk = await openDesk({ size: { columns: 100, rows: 30 } });
+    await desk.waitFor('gp — General practice');
+    for (const screen of ['1', '4', '0']) {
+      await desk.press(screen, 'X');
+      await desk.waitFor('✗ Nothing to X-ray here: select an appointment (2), a chat thread (3) or a medication request (5)');
+    }
+    await desk.press('4', 'y');
+    await desk.waitFor('Nothing to show raw here: select a row of a list, then y.');
+    await desk.press('Z');
+    await desk.waitFor('Z does nothing here: ? lists the keys of this screen.');
+    // In a text field every key is text: nothing is said.
+    await desk.press('n', 'Q');
+    await desk.waitFor(/Email\s+Q/);
+    expect(desk.frame()).not.toContain('Q does nothing here');
+  });
+
+  it('the hint line cuts the screen’s hints with … and keeps ? help and q quit', () => {
+    const parts = ['c cancel', 'r refresh', 'y raw', 'Enter details', ': cmd', '? help', 'q quit'].map((text) => ({
+      keys: text.split(' ')[0]!,
+      text,
+    }));
+    expect(hintText(parts, 100)).toBe(' c cancel  r refresh  y raw  Enter details  : cmd  ? help  q quit');
+    expect(hintText(parts, 40)).toBe(' c cancel  r refresh  …  ? help  q quit');
+    expect(hintText(parts, 40).length).toBeLessThanOrEqual(40);
+  });
+
+  it('a screen’s status message is left with it; one a hidden screen set waits for it', async () => {
+    // Answers take 150 ms: r then 4 leaves before the answer.
+    desk = await openDesk({ screen: 'appointments', sandbox: { latencyMs: 150 } });
+    await desk.waitFor('✓ 3 appointments.');
+    await desk.press('5');
+    // Meds loads while shown; Appointments' message is not carried over.
+    await desk.waitFor('Metformin');
+    expect(desk.frame()).not.toContain('3 appointments.');
+    await desk.press('2');
+    await desk.waitFor('[2 Appointments]');
+    expect(desk.frame()).not.toContain('3 appointments.'); // read before: gone
+    // r on Appointments, then away before the answer: the answer's message is there on return.
+    await desk.press('r', '4');
+    await desk.waitFor('[4 Notify]');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(desk.frame()).not.toContain('3 appointments.');
+    await desk.press('2');
+    await desk.waitFor('✓ 3 appointments.');
   });
 
   it('Esc abandons a running request; the status line says so', async () => {

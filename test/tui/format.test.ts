@@ -29,6 +29,33 @@ describe('format', () => {
     expect(wrap('a\nb', 10)).toEqual(['a', 'b']);
   });
 
+  it('wrap expands tabs to the stops a terminal uses: no line is wider than the width on screen, no character lost', () => {
+    // Patient text as sent, with a TAB: each wrapped line was one column wider on screen than counted.
+    const text = 'Ibuprofen:\tit can harm you\tif you take it daily; ask about your\tkidneys first.';
+    const lines = wrap(text, 24);
+    // Stops are counted from the start of the text as sent, as on one long line.
+    expect(lines).toEqual(['Ibuprofen:      it can', 'harm you if you take it', 'daily; ask about your', 'kidneys first.']);
+    for (const l of lines) {
+      expect(l).not.toContain('\t');
+      expect(l.length).toBeLessThanOrEqual(24);
+    }
+    expect(lines.join(' ').split(/\s+/)).toEqual(text.split(/\s+/));
+    expect(format.expandTabs('a\tb\tc')).toBe(`a${' '.repeat(7)}b${' '.repeat(7)}c`);
+  });
+
+  it("wrap keeps the spaces inside a line and a paragraph's indentation, and drops them where it breaks", () => {
+    expect(wrap('  indented  twice   here', 40)).toEqual(['  indented  twice   here']);
+    expect(wrap('one   two', 4)).toEqual(['one', 'two']);
+  });
+
+  it('growWidths: on a wide row the columns grow to their longest value, left to right, the last keeping its minimum', () => {
+    // 8 + 10 + 0 and two gaps: 22 used; at 60 the last keeps 20, 18 to spare.
+    expect(format.growWidths([8, 10, 0], [30, 14, 0], 60)).toEqual([26, 10, 0]);
+    expect(format.growWidths([8, 10, 0], [12, 14, 0], 60)).toEqual([12, 14, 0]);
+    expect(format.growWidths([8, 10, 0], [30, 14, 0], 40)).toEqual([8, 10, 0]); // no room to spare
+    expect(format.growWidths([8, 0], [500, 0], 400)).toEqual([60, 0]); // one endless value takes at most 60
+  });
+
   it('jsonLines pretty-prints and sanitises every line', () => {
     expect(jsonLines({ a: 1, b: 'x' })).toEqual(['{', '  "a": 1,', '  "b": "x"', '}']);
   });

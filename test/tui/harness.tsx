@@ -2,10 +2,17 @@
  * TUI test harness: the whole App (ink-testing-library) against a real sandbox on port 0, with a fixed
  * terminal size. `press` sends keys one by one and lets Ink render in between; `waitFor` polls the last frame.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { useInput } from 'ink';
 import type React from 'react';
 import { vi } from 'vitest';
+import { replyMessage } from '../../src/core/api/chat.js';
+import { PdeskClient } from '../../src/core/client.js';
+import { openThreadStore } from '../../src/core/threads/index.js';
+import { startReceiver } from '../../src/listen/receiver.js';
 import { Profile, type ProfileInput } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
@@ -45,6 +52,8 @@ export interface Desk {
   /** Wait until the text is no longer on screen. */
   waitGone(text: string, timeout?: number): Promise<string>;
   quitCalls: number;
+  /** The exit code of each quit: 0 for q, 130 for Ctrl-C. */
+  quitCodes: number[];
   close(): Promise<void>;
 }
 
@@ -63,13 +72,16 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
     ...sandboxProfile(sandbox.url, { appointmentApi: o.sandbox?.appointmentApi, approvalFlow: o.sandbox?.approvalFlow }),
     ...(typeof o.profile === 'function' ? o.profile(sandbox.url) : o.profile),
   });
-  const state = { quitCalls: 0 };
+  const state = { quitCalls: 0, quitCodes: [] as number[] };
   const r = render(
     <Root
       profile={profile}
       size={o.size ?? { columns: 100, rows: 30 }}
       initialScreen={o.screen}
-      onQuit={() => state.quitCalls++}
+      onQuit={(code) => {
+        state.quitCalls++;
+        state.quitCodes.push(code);
+      }}
       // The Systems screen lists the desk's own profile only, unless a test gives the saved ones.
       listProfiles={async () => []}
       loadProfile={async (name) => {
@@ -122,6 +134,9 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
     get quitCalls() {
       return state.quitCalls;
     },
+    get quitCodes() {
+      return state.quitCodes;
+    },
     async close() {
       r.unmount();
       r.cleanup();
@@ -129,6 +144,44 @@ export async function openDesk(o: OpenOptions = {}): Promise<Desk> {
     },
   };
   return desk;
+}
+
+/** Slots screen: from the category list to the slot list of Dr. Anna Berg (schedule 11), tomorrow to +6d. */
+export async function toSlots(d: Desk) {
+  await d.waitFor('gp — General practice');
+  await d.press(KEY.enter); // gp (first category)
+  await d.waitFor('Appointment type (A1)');
+  await d.waitFor('Consultation');
+  await d.press(KEY.enter); // consult
+  await d.waitFor('Practitioner and schedule');
+  await d.press('j', KEY.enter); // Dr. Anna Berg · schedule 11
+  await d.waitFor('Date range');
+  // From tomorrow: slots of today may have begun already, and those cannot be booked.
+  await d.press('\u0015');
+  await d.type('tomorrow');
+  await d.press(KEY.enter, KEY.enter); // tomorrow, +6d
+  await d.waitFor('Slots (times in UTC)');
+}
+
+/**
+ * The Chat screen (`openDesk` with `o`) with a push receiver writing the thread store of a temporary config folder,
+ * and the practice system's answer in enc-100 pushed to it as the practice system would. Each thing opened is
+ * handed to `closeLater`, to close after the test.
+ */
+export async function openChatWithAnswer(o: OpenOptions, closeLater: (close: () => Promise<void> | void) => void): Promise<Desk> {
+  const dir = mkdtempSync(join(tmpdir(), 'pdesk-tui-chat-'));
+  closeLater(() => rmSync(dir, { recursive: true, force: true }));
+  const store = openThreadStore(dir, 'sandbox');
+  closeLater(() => store.close());
+  const receiver = await startReceiver({ port: 0, store, log: () => undefined });
+  closeLater(() => receiver.close());
+  const d = await openDesk({ ...o, screen: 'chat', root: { configDir: dir, receiver: { url: receiver.url }, ...o.root } });
+  closeLater(() => d.close());
+  const pusher = new PdeskClient(Profile.parse(sandboxProfile(receiver.url, { name: 'pusher' })));
+  closeLater(() => pusher.close());
+  await replyMessage(pusher, d.sandbox.state.messages.get('msg-100-2')!);
+  await d.waitFor(/enc-100\s+open\s+1\s+1\s/);
+  return d;
 }
 
 /** Lines of a frame (no trailing newline). */

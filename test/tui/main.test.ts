@@ -18,6 +18,15 @@ describe('pdesk tui without a terminal', () => {
     expect(r.stderr).toContain('needs a terminal');
   });
 
+  it('pdesk with global options only (--profile north) is the desk too, not the root help', async () => {
+    const r = await runCli(['--profile', 'north', '--read-only'], { configDir: tempDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe('pdesk: pdesk tui needs a terminal: standard input and output must both be a TTY.');
+    const help = await runCli(['--profile', 'north', '--help'], { configDir: tempDir() });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: pdesk');
+  });
+
   it('pdesk tui --help lists --sandbox and --listen', async () => {
     const r = await runCli(['tui', '--help'], { configDir: tempDir() });
     expect(r.code).toBe(0);

@@ -1,20 +1,5 @@
-/**
- * The TUI on a read-only profile (profile `readOnly: true`, or `--read-only`): the header says so, and every
- * write key — booking, cancel, chat reply / new / mark read / close, notify, reorder — says why it does nothing
- * instead of opening its form; the sandbox receives nothing but GET. Against a real sandbox; the chat screen's
- * threads come from a real push receiver writing the store.
- */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replyMessage } from '../../src/core/api/chat.js';
-import { PdeskClient } from '../../src/core/client.js';
-import { openThreadStore } from '../../src/core/threads/index.js';
-import { startReceiver } from '../../src/listen/receiver.js';
-import { Profile } from '../../src/profiles/schema.js';
-import { sandboxProfile } from '../../src/sandbox/profile.js';
-import { type Desk, KEY, lines, openDesk } from './harness.js';
+import { type Desk, KEY, lines, openChatWithAnswer, openDesk, toSlots } from './harness.js';
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -39,16 +24,7 @@ describe('the TUI on a read-only profile', () => {
     const d = await open();
     const f = await d.waitFor('gp — General practice');
     expect(lines(f)[0]).toContain(' read-only ');
-    await d.press(KEY.enter);
-    await d.waitFor('Consultation');
-    await d.press(KEY.enter);
-    await d.waitFor('Practitioner and schedule');
-    await d.press('j', KEY.enter);
-    await d.waitFor('Date range');
-    await d.press('\u0015');
-    await d.type('tomorrow');
-    await d.press(KEY.enter, KEY.enter);
-    await d.waitFor('Slots (times in UTC)');
+    await toSlots(d);
     await d.press(KEY.enter);
     await d.waitFor(refused('booking a slot', 'A6'));
     expect(d.frame()).not.toContain('Book this slot (A6)');
@@ -94,18 +70,7 @@ describe('the TUI on a read-only profile', () => {
   });
 
   it('chat: c (reply), n (new), m (mark read) and x (close) open nothing and send nothing', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pdesk-tui-ro-'));
-    closers.push(() => rmSync(dir, { recursive: true, force: true }));
-    const store = openThreadStore(dir, 'sandbox');
-    closers.push(() => store.close());
-    const receiver = await startReceiver({ port: 0, store, log: () => undefined });
-    closers.push(() => receiver.close());
-    const d = await open({ screen: 'chat', root: { configDir: dir, receiver: { url: receiver.url } } });
-    // The practice system's answer in enc-100, pushed to the receiver as the practice system would.
-    const pusher = new PdeskClient(Profile.parse(sandboxProfile(receiver.url, { name: 'pusher' })));
-    closers.push(() => pusher.close());
-    await replyMessage(pusher, d.sandbox.state.messages.get('msg-100-2')!);
-    await d.waitFor(/enc-100\s+open/);
+    const d = await openChatWithAnswer({ profile: { readOnly: true } }, (c) => closers.push(c));
     await d.press('n');
     await d.waitFor(refused('a new message', 'C1'));
     await d.press('x');

@@ -113,6 +113,8 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
         env: ctx.io.env,
         audit: { dir },
         observe,
+        // Confirmed above: the client finds the profile settled and asks nothing more.
+        beforeWrite: (w) => ctx.confirmWrite(profile, w),
       }),
     ),
   );

@@ -48,6 +48,8 @@ export interface SuiteOptions {
   audit?: ClientOptions['audit'];
   /** Also called with every exchange (a `--trace` file). */
   observe?: ClientOptions['observe'];
+  /** The face's confirmation of a write on a production profile (ClientOptions.beforeWrite): without it none is sent. */
+  beforeWrite?: ClientOptions['beforeWrite'];
   /** --verbose lines. */
   log?: (line: string) => void;
   /** "Now" for the dates searched (tests). */
@@ -82,6 +84,7 @@ export async function runSuite(o: SuiteOptions): Promise<CheckReport> {
     audit: o.audit,
     // The run's searches read at most the profile's read bounds in all (decisions.md §3, "Bounds").
     readBudget: ReadBudget.of(o.profile),
+    beforeWrite: o.beforeWrite,
     observe: (e) => {
       holder.run?.observe(e);
       o.observe?.(e);

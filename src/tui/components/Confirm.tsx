@@ -8,12 +8,16 @@
  */
 import { Box, Text } from 'ink';
 import { createContext, useContext, useState } from 'react';
-import { fit } from '../format.js';
+import { fit, wrap } from '../format.js';
 import { useKeys, useRefState } from '../keys.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './line-editor.js';
 
-/** The word a write's confirmation must be typed with (the profile's name on production), or none. */
-export const TypedConfirmation = createContext<string | undefined>(undefined);
+/**
+ * On production (none elsewhere): the word a write's confirmation must be typed with (the profile's name), and
+ * how the confirmation is handed over: `confirmed(onYes)` runs it so that the task it starts is known to be
+ * confirmed (desk.tsx: the client's confirmation hook lets that task's write pass).
+ */
+export const TypedConfirmation = createContext<{ word: string; confirmed: (fn: () => void) => void } | undefined>(undefined);
 
 export interface ConfirmProps {
   question: string;
@@ -35,12 +39,22 @@ export interface ConfirmProps {
 
 export function Confirm(p: ConfirmProps) {
   const required = useContext(TypedConfirmation);
-  const word = p.notAWrite ? undefined : required;
+  const word = p.notAWrite ? undefined : required?.word;
   const [top, setTop] = useState(0);
   const [typed, setTyped, typedRef] = useRefState<LineState>({ value: '', cursor: 0 });
   const [wrong, setWrong] = useState(false);
-  // Typing takes two lines: the prompt and the answer.
-  const room = Math.max(1, p.height - (word ? 4 : 3));
+  // The question and the production prompt wrap (the name to type is never cut at 80 columns); the prompt takes
+  // its lines and the answer one more.
+  const question = wrap(p.question, p.width).slice(0, 3);
+  const prompt = word
+    ? wrap(
+        wrong
+          ? `That is not "${word}": type the profile's name exactly, or Esc to go back. Nothing was sent.`
+          : `Production: type the profile's name "${word}" and Enter to ${p.yesLabel ?? 'send'} · Esc: back`,
+        p.width,
+      )
+    : [];
+  const room = Math.max(1, p.height - question.length - (word ? prompt.length + 2 : 2));
   const maxTop = Math.max(0, p.lines.length - room);
   const scroll = (d: number) => setTop((t) => Math.max(0, Math.min(maxTop, t + d)));
   const scrollKeys = [
@@ -55,7 +69,7 @@ export function Confirm(p: ConfirmProps) {
             label: p.yesLabel ?? 'yes',
             help: `${p.yesLabel ?? 'confirm'}: send it, once the profile's name is typed`,
             run: () => {
-              if (typedRef.current.value.trim() === word) p.onYes();
+              if (typedRef.current.value.trim() === word) required!.confirmed(p.onYes);
               else setWrong(true);
             },
           },
@@ -84,13 +98,15 @@ export function Confirm(p: ConfirmProps) {
   );
   const shown = p.lines.slice(top, top + room);
   const more = p.lines.length - top - shown.length;
-  const scrollHint = more > 0 ? `… ${more} more lines (↓ to scroll) · ` : top > 0 ? '(↑ to scroll back) · ' : '';
+  const scrollHint = more > 0 ? `… ${more} more lines (↓ to scroll)` : top > 0 ? '(↑ to scroll back)' : '';
   const [a, b, c] = lineView(typed, Math.max(1, p.width - 4));
   return (
     <Box flexDirection="column" height={p.height} overflowY="hidden">
-      <Text bold color={p.danger ? 'red' : 'yellow'} wrap="truncate">
-        {fit(p.question, p.width)}
-      </Text>
+      {question.map((l, i) => (
+        <Text key={`q${i}`} bold color={p.danger ? 'red' : 'yellow'} wrap="truncate">
+          {fit(l, p.width)}
+        </Text>
+      ))}
       {shown.map((l, i) => (
         <Text key={i} wrap="truncate">
           {fit(`  ${l}`, p.width)}
@@ -98,14 +114,14 @@ export function Confirm(p: ConfirmProps) {
       ))}
       {word ? (
         <>
-          <Text bold color={wrong ? 'red' : 'yellow'} wrap="truncate">
-            {fit(
-              wrong
-                ? `That is not "${word}": type the profile's name exactly, or Esc to go back. Nothing was sent.`
-                : `${scrollHint}Production: type the profile's name "${word}" and Enter to ${p.yesLabel ?? 'send'} · Esc: back`,
-              p.width,
-            )}
+          <Text dimColor wrap="truncate">
+            {fit(scrollHint, p.width) || ' '}
           </Text>
+          {prompt.map((l, i) => (
+            <Text key={`p${i}`} bold color={wrong ? 'red' : 'yellow'} wrap="truncate">
+              {fit(l, p.width)}
+            </Text>
+          ))}
           <Text wrap="truncate">
             <Text color="yellow">{'> '}</Text>
             {a}
@@ -115,7 +131,7 @@ export function Confirm(p: ConfirmProps) {
         </>
       ) : (
         <Text dimColor wrap="truncate">
-          {fit(`${scrollHint}y/Enter: ${p.yesLabel ?? 'yes'} · n/Esc: back`, p.width)}
+          {fit(`${scrollHint ? `${scrollHint} · ` : ''}y/Enter: ${p.yesLabel ?? 'yes'} · n/Esc: back`, p.width)}
         </Text>
       )}
     </Box>

@@ -109,7 +109,7 @@ export function Form(p: FormProps) {
           if (!current().last) return move(1);
           // While a request runs (e.g. the booking this form just reviewed) the form cannot be sent again:
           // a second review and `y` would repeat a request that must not be repeated.
-          if (desk.running()) return;
+          if (desk.running()) return desk.info('A request is running: nothing more was sent. Wait for its answer (Esc abandons it).');
           // A mistake reported for an earlier submit is stale now: the submit reports its own.
           desk.clearStatus();
           p.onSubmit(valuesRef.current);

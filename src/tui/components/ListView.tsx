@@ -45,6 +45,8 @@ export interface ListViewProps<T> {
   active?: boolean;
   /** Key of an item, to keep the selection on the same item when the list changes. */
   itemKey?: (item: T) => string;
+  /** The key of the item to select first, once it is listed (the current profile on Systems); default the first row. */
+  initialKey?: string;
   /** Rows drawn dim (e.g. slots already past). */
   dim?: (item: T) => boolean;
   /** Columns `s` sorts by, and the sort to start with (none: the order given). */
@@ -113,7 +115,12 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   const itemCount = useMemo(() => rows.reduce((n, r) => (r.item !== undefined ? n + 1 : n), 0), [rows]);
   const showFilter = editing || filter.value !== '' || sorting;
-  const chrome = (p.title !== undefined ? 1 : 0) + (p.header !== undefined ? 1 : 0) + (showFilter ? 1 : 0);
+  // A short list keeps a row and the filter line first (a kept filter never goes unseen), then its title (with the
+  // position), then the column header.
+  const spare = p.height - 1 - (showFilter ? 1 : 0);
+  const title = spare >= 1 ? p.title : undefined;
+  const header = spare >= (title !== undefined ? 2 : 1) ? p.header : undefined;
+  const chrome = (title !== undefined ? 1 : 0) + (header !== undefined ? 1 : 0) + (showFilter ? 1 : 0);
   const visible = Math.max(1, p.height - chrome);
 
   const firstSel = (from: number, dir: 1 | -1) => firstItem(rows, from, dir);
@@ -122,7 +129,7 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   // Keep the view valid when rows change (sorted, filtered, reloaded): the same item if it is still there, else
   // the nearest row. `anchor` is the rows the selection was last drawn on: only new rows move it to its item.
-  const lastKey = useRef<string | undefined>(undefined);
+  const lastKey = useRef<string | undefined>(p.initialKey);
   const anchor = useRef<readonly Row<T>[]>(rows);
   const normalize = (v: View): View => normalizeView(v, rows, visible, cb.current.itemKey, lastKey.current, rows !== anchor.current);
   const normalized = useMemo(
@@ -140,7 +147,8 @@ export function ListView<T>(p: ListViewProps<T>) {
   // hears of it when the selection changes, not when its callbacks are re-created.
   useLayoutEffect(() => {
     const { itemKey, onSelect } = cb.current;
-    lastKey.current = selected !== undefined && itemKey ? itemKey(selected) : undefined;
+    // Nothing listed yet (or nothing matches a filter): the item to come back to is kept.
+    if (selected !== undefined) lastKey.current = itemKey ? itemKey(selected) : undefined;
     onSelect?.(selected);
   }, [selected]);
 
@@ -261,13 +269,13 @@ export function ListView<T>(p: ListViewProps<T>) {
 
   const w = p.width;
   const lines: React.ReactNode[] = [];
-  if (p.title !== undefined) {
+  if (title !== undefined) {
     const count = itemCount
       ? `${selected !== undefined ? rowsBeforeItems(rows, normalized.sel) : 0}/${itemCount}${filter.value ? ` of ${p.items.length}` : ''}`
       : '';
     const by = sort && sortColumns ? sortLabel(sortColumns, sort) : '';
     const pos = [by, clockTime(p.refreshedAt), count].filter(Boolean).join(' · ');
-    const left = fit(p.title, Math.max(0, w - pos.length - 1));
+    const left = fit(title, Math.max(0, w - pos.length - 1));
     lines.push(
       <Text key="title" bold wrap="truncate">
         {left.padEnd(Math.max(0, w - pos.length))}
@@ -275,10 +283,10 @@ export function ListView<T>(p: ListViewProps<T>) {
       </Text>,
     );
   }
-  if (p.header !== undefined)
+  if (header !== undefined)
     lines.push(
       <Text key="header" dimColor wrap="truncate">
-        {fit(p.header, w)}
+        {fit(header, w)}
       </Text>,
     );
   if (!rows.length) {

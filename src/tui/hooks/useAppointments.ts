@@ -36,6 +36,8 @@ export function useAppointments() {
   const stack = useStepStack<AppointmentStep>({ kind: 'list' });
   const [items, setItems] = useState<Appointment[] | undefined>();
   const [loadedAt, setLoadedAt] = useState<Date | undefined>();
+  /** The last load failed (its error is in the status line). */
+  const [loadFailed, setLoadFailed] = useState(false);
   const [selected, setSelected, selectedRef] = useRefState<Appointment | undefined>(undefined);
   /** The appointment the form was last filled for: its text is kept when the same one is cancelled again. */
   const [formFor, setFormFor] = useState<string | undefined>();
@@ -45,6 +47,7 @@ export function useAppointments() {
     const r = await desk.run('Loading appointments (A5)', (signal) => searchAppointments(desk.client, [], { signal, limit: LIST_LIMIT }), {
       okText: (v) => `${v.length} appointment${v.length === 1 ? '' : 's'}.`,
     });
+    setLoadFailed(!r.ok);
     if (r.ok) {
       setItems(r.value);
       setLoadedAt(new Date());
@@ -110,6 +113,7 @@ export function useAppointments() {
     items,
     /** When the list was last read. */
     loadedAt,
+    loadFailed,
     selected,
     form,
     select: setSelected,

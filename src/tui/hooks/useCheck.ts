@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CheckInfo, CheckReport, CheckResult, InputName } from '../../core/check/model.js';
-import { useDesk } from '../desk.js';
+import { type Connection, useDesk } from '../desk.js';
 import { useStepStack } from '../steps.js';
 
 export type CheckStep = { kind: 'list' } | { kind: 'detail'; id: string };
@@ -23,6 +23,13 @@ const LABEL: Record<InputName | 'write' | 'only', string> = {
   only: '--only',
 };
 
+/** What a check run says of the connection: online if anything answered, offline if nothing could be reached. */
+function reached(rep: CheckReport): Connection | undefined {
+  const all = rep.results.flatMap((r) => r.exchanges);
+  if (all.some((x) => x.status !== undefined)) return 'online';
+  return all.length ? 'offline' : undefined;
+}
+
 export function useCheck() {
   const desk = useDesk();
   const stack = useStepStack<CheckStep>({ kind: 'list' });
@@ -32,9 +39,11 @@ export function useCheck() {
   const [stopped, setStopped] = useState(false);
   const [startedAt, setStartedAt] = useState<Date | undefined>();
   const runId = useRef(0);
+  /** Stops the run in progress (r starts another): the screen's own run, never the other screens' work. */
+  const stopRun = useRef<() => void>(() => undefined);
 
   const run = useCallback(async () => {
-    if (desk.running()) desk.abort();
+    stopRun.current();
     const id = ++runId.current;
     const { runSuite, suiteInfo } = await import('../../core/check/index.js');
     if (id !== runId.current) return;
@@ -48,10 +57,12 @@ export function useCheck() {
     const r = await desk.run(
       `Checking ${desk.profile.name} (read-only)`,
       (s) => {
-        signal = s;
+        const own = new AbortController();
+        stopRun.current = () => own.abort();
+        signal = AbortSignal.any([s, own.signal]);
         return runSuite({
           profile: desk.profile,
-          signal: s,
+          signal,
           label: (f) => LABEL[f],
           onStart: (c) => mine(() => setRows((rs) => rs.map((x) => (x.id === c.id ? { ...x, state: 'running' } : x)))),
           onResult: (res) => mine(() => setRows((rs) => rs.map((x) => (x.id === res.id ? { ...x, state: 'done', result: res } : x)))),
@@ -63,6 +74,10 @@ export function useCheck() {
           const head = signal?.aborted ? 'Stopped: the checks not run are skipped. ' : '';
           return `${head}${s.pass} passed, ${s.fail} failed, ${s.error} errors, ${s.skip} skipped, ${s.omit} omitted. Writes: pdesk check --write.`;
         },
+        // A run with failures or errors is not a success to read in green.
+        okKind: (rep) => (rep.summary.fail || rep.summary.error ? 'error' : 'ok'),
+        // The run succeeds whatever the server did: its answers say whether it was reached.
+        connection: reached,
       },
     );
     mine(() => {
@@ -77,6 +92,7 @@ export function useCheck() {
     void run();
     return () => {
       runId.current++;
+      stopRun.current();
     };
   }, [run]);
 

@@ -89,6 +89,17 @@ export function useSystems(): Systems {
     };
   }, [dir, options.probeTimeoutMs, options.systemsRefreshS, refresh]);
 
+  // The desk's own profile probed here: the header's connection light says what the probe found (it stayed
+  // "not checked" beside a row that said ok).
+  const seenProbe = useRef<string | undefined>(undefined);
+  const own = statuses.find((x) => x.name === desk.profile.name)?.practice;
+  useEffect(() => {
+    if (!own || own.state === 'config' || seenProbe.current === `${desk.profile.name}@${own.at}`) return;
+    seenProbe.current = `${desk.profile.name}@${own.at}`;
+    if (own.state === 'unreachable') desk.connectionSeen('offline');
+    else desk.connectionSeen('online', own.ms);
+  }, [own, desk]);
+
   const open = (s: SystemStatus) => {
     if (s.invalid) return desk.error(`Profile ${clean(s.name)} cannot be used: ${s.invalid}`);
     if (s.name === desk.profile.name) return desk.info(`Already on profile ${clean(s.name)}.`);

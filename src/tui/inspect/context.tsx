@@ -142,7 +142,9 @@ export function useInspectKeys(offer: Offer, o: { active?: boolean } = {}): void
               help: 'the selected resource as received (JSON; w writes it to a file)',
               run: () => {
                 const item = latest.current.raw?.();
-                if (item) inspect?.raw(item);
+                // Nothing selected: the key goes on (the App says there is nothing to show).
+                if (!item) return false;
+                inspect?.raw(item);
               },
             },
           ]
@@ -155,7 +157,8 @@ export function useInspectKeys(offer: Offer, o: { active?: boolean } = {}): void
               help: 'X-ray: what is related to the selected case (also :xray), read-only',
               run: () => {
                 const subject = latest.current.xray?.();
-                if (subject) inspect?.xray(subject);
+                if (!subject) return false;
+                inspect?.xray(subject);
               },
             },
           ]

@@ -19,8 +19,8 @@ import { useInspectKeys } from '../inspect/context.js';
 import {
   APPOINTMENT_COLUMNS,
   APPOINTMENT_SORT,
-  appointmentIdWidth,
   appointmentLine,
+  appointmentWidths,
   detailLines,
   headerFor,
 } from './appointments/format.js';
@@ -42,15 +42,15 @@ export const xrayAppointment = (a: Appointment) => ({ kind: 'appointment' as con
 
 function ListStep({ s, width, height, active }: StepProps) {
   const { profile } = useDesk();
-  const idW = useMemo(() => appointmentIdWidth(s.items, width - 2), [s.items, width]);
+  const widths = useMemo(() => appointmentWidths(s.items, width - 2), [s.items, width]);
   return (
     <ListView<Appointment>
       items={s.items ?? []}
       width={width}
       height={height}
       title={`Appointments (A5) — ${clean(profile.name)}`}
-      header={headerFor(width, idW)}
-      render={(a, w) => appointmentLine(a, w, idW)}
+      header={headerFor(width, widths)}
+      render={(a, w) => appointmentLine(a, w, widths)}
       itemKey={(a) => a.id}
       onSelect={s.select}
       onOpen={s.open}
@@ -59,7 +59,7 @@ function ListStep({ s, width, height, active }: StepProps) {
       refreshedAt={s.loadedAt}
       raw={rawAppointment}
       xray={xrayAppointment}
-      empty={s.items ? 'No appointments.' : 'Not loaded yet (r to load).'}
+      empty={s.loadFailed ? 'Not loaded (see the status line): r to try again.' : s.items ? 'No appointments.' : 'Loading…'}
       active={active}
     />
   );

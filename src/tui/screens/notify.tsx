@@ -4,6 +4,7 @@
  * State: hooks/useNotify.ts; the steps are drawn here, one small component each.
  */
 import { Box, Text } from 'ink';
+import { useMemo } from 'react';
 import { notificationEmail } from '../../core/api/notifications.js';
 import type { Notification } from '../../core/schemas/notification.js';
 import { Confirm } from '../components/Confirm.js';
@@ -12,7 +13,7 @@ import { ListView } from '../components/ListView.js';
 import type { SortColumn } from '../components/sort.js';
 import { ScrollText } from '../components/ScrollText.js';
 import { useDesk } from '../desk.js';
-import { clean, columns, fit, jsonLines } from '../format.js';
+import { clean, columns, fit, growWidths, jsonLines, longestOf } from '../format.js';
 import { NOTIFY_FIELDS, type Notify, type NotifyStep, type SentNotification, useNotify } from '../hooks/useNotify.js';
 import { useKeys } from '../keys.js';
 import { StepStackView, useStepBack } from '../steps.js';
@@ -28,11 +29,16 @@ interface StepProps {
 }
 
 const FORM_LINES = 2 + NOTIFY_FIELDS.length + 1;
-/** TIME, HTTP, EMAIL, TOPIC, TEXT: the text gets what is left. */
-const widths = (width: number) => (width < 100 ? [8, 4, 24, 16, 0] : [8, 4, 30, 24, 0]);
+/** TIME, HTTP, EMAIL, TOPIC, TEXT: the text gets what is left; email and topic grow on a wide terminal. */
+const widths = (width: number, sent: readonly SentNotification[]) =>
+  growWidths(
+    width < 100 ? [8, 4, 24, 16, 0] : [8, 4, 30, 24, 0],
+    [0, 0, longestOf(sent.map((s) => clean(s.email))), longestOf(sent.map((s) => clean(s.topic))), 0],
+    width,
+  );
 const time = (d: Date) => d.toTimeString().slice(0, 8);
-const row = (s: SentNotification, width: number) =>
-  columns([time(s.at), String(s.status), clean(s.email), clean(s.topic), clean(s.text)], widths(width), width);
+const row = (s: SentNotification, width: number, w: readonly number[]) =>
+  columns([time(s.at), String(s.status), clean(s.email), clean(s.topic), clean(s.text)], w, width);
 
 const SENT_COLUMNS: readonly SortColumn<SentNotification>[] = [
   { key: 't', name: 'time', value: (x) => x.n, desc: true },
@@ -45,6 +51,7 @@ const SENT_COLUMNS: readonly SortColumn<SentNotification>[] = [
 function ListStep({ s, width, height, active, editing }: StepProps & { editing: boolean }) {
   const desk = useDesk();
   const { profile } = desk;
+  const sentWidths = useMemo(() => widths(width - 2, s.sent), [width, s.sent]);
   useKeys(
     [
       {
@@ -78,8 +85,8 @@ function ListStep({ s, width, height, active, editing }: StepProps & { editing: 
         width={width}
         height={Math.max(3, height - FORM_LINES - 1)}
         title={`Sent this session (${s.sent.length})`}
-        header={`  ${columns(['TIME', 'HTTP', 'EMAIL', 'TOPIC', 'TEXT'], widths(width - 2), width - 2)}`}
-        render={row}
+        header={`  ${columns(['TIME', 'HTTP', 'EMAIL', 'TOPIC', 'TEXT'], sentWidths, width - 2)}`}
+        render={(x, w) => row(x, w, sentWidths)}
         itemKey={(x) => String(x.n)}
         onOpen={s.show}
         openLabel="show"

@@ -51,6 +51,7 @@ export function SystemsScreen({ width, height }: ScreenProps) {
         render={(x) => layout.cells(x, current)}
         filterText={(x) => `${x.name} ${x.profile?.environment ?? ''} ${x.lastError?.text ?? ''}`}
         itemKey={(x) => x.name}
+        initialKey={current}
         onSelect={s.select}
         onOpen={s.open}
         openLabel="switch"

@@ -30,7 +30,9 @@
  * request that must not be repeated (a POST): abandoned, it may still take effect, and the status line warns
  * so. While any request runs a `Form` cannot be submitted (no second send). On failure keep what the
  * operator typed (forms are controlled: their values live in the screen's hook, useForm, and the form stays open).
- * `desk.ok(text)` / `desk.info(text)` / `desk.error(e)` set the status line yourself; `desk.profile` is the
+ * `desk.ok(text)` / `desk.info(text)` / `desk.error(e)` set the status line yourself. What a screen's code says
+ * (these and its tasks' messages) is that screen's: shown while it is the one shown, kept for it while another is,
+ * and gone once the operator has left it. `desk.profile` is the
  * profile; `desk.receiver` / `desk.sandbox` say whether a push receiver / sandbox runs in-process.
  *
  * ## Keys: `useKeys(bindings, {layer, capture, active})` (keys.tsx)

@@ -83,6 +83,31 @@ describe('Confirm', () => {
     await vi.waitFor(() => expect(calls).toEqual(['yes', 'no']));
   });
 
+  it('on production at 80 columns the prompt wraps: the long name to type is never cut, no line is wider', async () => {
+    const name = 'amsterdam-production-east-2';
+    const profile = Profile.parse({ ...sandboxProfile('http://127.0.0.1:9', { name }), environment: 'production' });
+    ui = renderWithDesk(
+      <Confirm
+        question="Cancel appointment appt-1? POST AppointmentResponse (A7) to the practice system:"
+        lines={['{', '  "resourceType": "AppointmentResponse"', '}']}
+        yesLabel="cancel it"
+        danger
+        onYes={() => undefined}
+        onNo={() => undefined}
+        width={80}
+        height={12}
+      />,
+      { profile },
+    );
+    const f = await vi.waitFor(() => {
+      const frame = ui!.frame();
+      expect(frame).toContain('cancel it · Esc: back');
+      return frame;
+    });
+    expect(f).toContain(`"${name}"`);
+    for (const l of f.split('\n')) expect(l.length).toBeLessThanOrEqual(80);
+  });
+
   it('on production, a confirmation that sends nothing (notAWrite) still takes y', async () => {
     const calls: string[] = [];
     const profile = Profile.parse({ ...sandboxProfile('http://127.0.0.1:9', { name: 'acme-prod' }), environment: 'production' });

@@ -25,7 +25,46 @@ function Host() {
     />
   );
 }
+/** A list whose items arrive after it is drawn (a background load), asked to start on `initialKey`. */
+function Later({ initialKey }: { initialKey: string }) {
+  const [items, setItems] = useState<string[]>([]);
+  host.set = setItems;
+  return (
+    <ListView<string> items={items} width={40} height={8} title="Greek" render={(s) => s} itemKey={(s) => s} initialKey={initialKey} />
+  );
+}
+
 describe('ListView', () => {
+  it('a kept filter stays in view on a short list: the header gives way first, then the title', async () => {
+    for (const [height, title, header] of [
+      [4, true, true],
+      [3, true, false],
+      [2, false, false],
+    ] as const) {
+      ui = renderBare(
+        <ListView<string> items={ITEMS} width={40} height={height} title="Greek" header="  NAME" render={(s) => s} itemKey={(s) => s} />,
+      );
+      await vi.waitFor(() => expect(ui!.frame()).toContain('alpha'));
+      await ui.press('/', 't', 'a', KEY.enter);
+      await vi.waitFor(() => expect(ui!.frame()).toContain('/ta'));
+      const f = ui.frame();
+      expect(f.split('\n')).toHaveLength(height);
+      expect(f.includes('Greek')).toBe(title);
+      expect(f.includes('NAME')).toBe(header);
+      if (title) expect(f).toContain('1/2 of 5');
+      ui.unmount();
+      ui = undefined;
+    }
+  });
+
+  it('initialKey: the selection starts on that item once it is listed (the current profile on Systems)', async () => {
+    ui = renderBare(<Later initialKey="gamma" />);
+    await vi.waitFor(() => expect(ui!.frame()).toContain('Greek'));
+    host.set!(ITEMS);
+    await vi.waitFor(() => expect(ui!.frame()).toContain('> gamma'));
+    expect(ui.frame()).toContain('3/5');
+  });
+
   it('moves, opens, filters (Enter keeps it, Esc clears it), reports the selection and keeps its height', async () => {
     const opened: string[] = [];
     const selected: Array<string | undefined> = [];

@@ -185,6 +185,9 @@ describe('Chat screen', () => {
     const d = chat.desk;
     await pushSeedAnswer(chat);
     await d.waitFor(/enc-100\s+open\s+1\s+1\s/);
+    // On the list, m says where it works instead of doing nothing.
+    await d.press('m');
+    await d.waitFor('m marks a message read in a thread: Enter opens the selected one, then select the message.');
     await d.press(KEY.enter);
     await d.waitFor('1 unread');
     await d.press('m');
@@ -254,7 +257,8 @@ describe('Chat screen', () => {
     await d.type('Yes, it is ready.');
     await d.press(KEY.enter, KEY.enter);
     await d.waitFor('Send? POST Communication (C3) to the portal in enc-200:');
-    await d.press('y', KEY.enter); // Enter on the form again while it is sent: nothing more is sent
+    await d.press('y', KEY.enter, KEY.enter); // the form submitted again while it is sent: nothing more is sent, and it says so
+    await d.waitFor('A request is running: nothing more was sent.');
     f = await d.waitFor('HTTP 409 Conflict');
     expect(f).toContain('Chat enc-200 is closed');
     expect(f).toContain('Answer as the practice system (C3) in enc-200'); // the form is still open…

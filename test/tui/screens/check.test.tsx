@@ -64,10 +64,41 @@ describe('Check screen', () => {
     expect(stopped).toMatch(/– skip/);
     await desk.press('r');
     const f = await desk.waitFor(/7 passed, 2 failed/, 20_000);
+    // A run with failures is summed up as an error, not in green with a tick.
+    expect(f).toContain('✗ 7 passed, 2 failed, 0 errors');
+    expect(f).not.toContain('✓ 7 passed');
     expect(f).toMatch(/A4-slots\s+✗ fail\s+\d+ ms\s+page 1 \$\.entry\[0\]\.resource\.start: required field is mis/);
     await desk.press('s', 'r'); // by result: failures first
     const sorted = await desk.waitFor('result ↑');
     const rows = sorted.split('\n').filter((l) => /✓|✗|–/.test(l));
     expect(rows[0]).toContain('A4-slots');
+  });
+
+  it('after Check, a switch to an unreachable profile: every screen loads anew, with its own message, offline', async () => {
+    const gone = Profile.parse({ ...sandboxProfile('http://127.0.0.1:9'), name: 'gone' });
+    desk = await openDesk({ screen: 'check', root: { loadProfile: async () => gone } });
+    await desk.waitFor('9 passed', 15_000);
+    await desk.press('2');
+    await desk.waitFor('appt-1');
+    await desk.press('1');
+    await desk.waitFor('gp — General practice');
+    await desk.press('6');
+    await desk.press(':');
+    await desk.type('profile gone');
+    await desk.press(KEY.enter);
+    // The check runs again on gone: every request fails, so the summary is an error and the header offline.
+    let f = await desk.waitFor(/✗ 0 passed, 0 failed, \d+ errors/, 20_000);
+    expect(f).toContain('● offline');
+    expect(f).not.toMatch(/● online/);
+    // The other screens restarted and loaded on gone (the check's run did not abandon their loads): each says
+    // why it is empty, and the check's summary is not on them.
+    await desk.press('2');
+    f = await desk.waitFor('Cannot reach http://127.0.0.1:9');
+    expect(f).toContain('Not loaded (see the status line): r to try again.');
+    expect(f).not.toContain('passed');
+    expect(f).toContain('● offline');
+    await desk.press('1');
+    f = await desk.waitFor('Cannot reach http://127.0.0.1:9');
+    expect(f).not.toContain('passed');
   });
 });

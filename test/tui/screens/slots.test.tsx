@@ -1,29 +1,12 @@
 /** Slots screen against a real sandbox: pick category, type, practitioner, range; book a slot end to end. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Desk, KEY, lines, openDesk } from '../harness.js';
+import { type Desk, KEY, lines, openDesk, toSlots } from '../harness.js';
 
 let desk: Desk | undefined;
 afterEach(async () => {
   await desk?.close();
   desk = undefined;
 });
-
-/** From the category list to the slot list of Dr. Anna Berg (schedule 11), today to +6d. */
-async function toSlots(d: Desk) {
-  await d.waitFor('gp — General practice');
-  await d.press(KEY.enter); // gp (first category)
-  await d.waitFor('Appointment type (A1)');
-  await d.waitFor('Consultation');
-  await d.press(KEY.enter); // consult
-  await d.waitFor('Practitioner and schedule');
-  await d.press('j', KEY.enter); // Dr. Anna Berg · schedule 11
-  await d.waitFor('Date range');
-  // From tomorrow: slots of today may have begun already, and those cannot be booked.
-  await d.press('\u0015');
-  await d.type('tomorrow');
-  await d.press(KEY.enter, KEY.enter); // tomorrow, +6d
-  await d.waitFor('Slots (times in UTC)');
-}
 
 describe('Slots screen', () => {
   it('renders the wizard and lists free slots grouped by day', async () => {

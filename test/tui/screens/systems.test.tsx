@@ -102,21 +102,29 @@ describe('Systems screen', () => {
             profile: Profile.parse({ ...sandboxProfile(`http://127.0.0.1:${gone}`, { name: 'gone' }), environment: 'test' }),
           },
           { name: 'broken', invalid: 'Unknown key "praktice" in profile "broken".' },
+          { name: 'look', profile: Profile.parse({ ...sandboxProfile(url, { name: 'look' }), environment: 'test', readOnly: true }) },
         ],
       },
     });
     url = desk.sandbox.url;
     // The first round may have read the list before the sandbox's URL was known: once it is over, r again.
-    await desk.waitFor('Systems — 4 profiles');
+    await desk.waitFor('Systems — 5 profiles');
     await desk.waitGone('probing…', 8000);
     await desk.press('r');
     await desk.waitFor(/beta\s+PRODUCTION\s+2\.0\.0\s+ok \d+ ms\s+reachable \(404\) \d+ ms\s+1\s+2\s+2/, 8000);
-    const f = await desk.waitFor(/gone\s+test\s+2\.0\.0\s+unreachable\s+unreachable/, 8000);
-    expect(f).toContain('Systems — 4 profiles');
+    let f = await desk.waitFor(/gone\s+test\s+2\.0\.0\s+unreachable\s+unreachable/, 8000);
+    expect(f).toContain('Systems — 5 profiles');
     expect(f).toMatch(/\* sandbox\s+sandbox\s+2\.0\.0\s+ok \d+ ms\s+reachable \(404\) \d+ ms/);
     expect(f).toMatch(/broken\s+invalid/);
-    expect(f).toMatch(/profile ↑ · \d\d:\d\d:\d\d · 1\/4/);
+    // A read-only profile says so beside its environment.
+    expect(f).toMatch(/look\s+test ro\s+2\.0\.0\s+ok/);
+    // The cursor starts on the desk's own profile, and the header says what its probe found.
+    expect(f).toMatch(/> \* sandbox/);
+    expect(f).toMatch(/profile ↑ · \d\d:\d\d:\d\d · 5\/5/);
+    expect(f.split('\n')[0]).toMatch(/● online \d+ ms/);
     // The selected profile in full below the list; then the unreachable one with its error.
+    await desk.press('g');
+    f = await desk.waitFor(/> {3}beta/);
     expect(f).toMatch(/practice\s+ok: HTTP 200 in \d+ ms/);
     expect(f).toMatch(/local {5}1 unread · 2 open chats of 3 · 2 uncertain bulk rows/);
     await desk.press('/');
@@ -125,7 +133,9 @@ describe('Systems screen', () => {
     const g = await desk.waitFor(/> {3}gone/);
     expect(g).toMatch(/practice\s+unreachable: .*connection refused/);
     expect(g).toMatch(/last error \d\d:\d\d:\d\d (practice|portal): .*connection refused/);
-    expect(g).toContain('1/1 of 4');
+    expect(g).toContain('1/1 of 5');
+    await desk.press(KEY.esc, 'G', 'k');
+    expect(await desk.waitFor(/> {3}look/)).toMatch(/look · test · read-only \(GET only\) · appt API/);
   });
 
   it('probes never hold a key: with a server that never answers, other screens open at once; it times out later', async () => {
@@ -157,7 +167,7 @@ describe('Systems screen', () => {
       .filter((l) => /^[> ] [* ] \S/.test(l))
       .map((l) => l.slice(4).split(/\s+/)[0]);
     expect(order).toEqual(['beta', 'sandbox', 'gone', 'broken']);
-    await desk!.press(KEY.enter);
+    await desk!.press('g', KEY.enter);
     const f = await desk!.waitFor(/ pdesk {2}beta {2}/);
     expect(f.split('\n')[0]).toContain(' PRODUCTION ');
     expect(f).toContain('Profile beta.');

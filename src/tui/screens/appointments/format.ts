@@ -3,7 +3,7 @@ import { conceptLabel, utcParts } from '../../../core/api/appointments.js';
 import { referenceLabel } from '../../../core/labels.js';
 import type { Appointment } from '../../../core/schemas/appointment.js';
 import type { SortColumn } from '../../components/sort.js';
-import { clean, columns, fit, idWidth } from '../../format.js';
+import { clean, columns, fit, growWidths, idWidth, longestOf } from '../../format.js';
 
 /** What the other columns need at least: status, start, two names of 8, the gaps. */
 const OTHERS_MIN = 9 + 16 + 8 + 8 + 2 * 4;
@@ -42,16 +42,27 @@ function party(a: Appointment, type: string, narrow = false): string {
     .join(', ');
 }
 
-export function appointmentLine(a: Appointment, width: number, idW?: number): string {
-  const w = widthsFor(width, idW);
+/**
+ * Column widths of these appointments on a row of `width`: the id in full, and on a wide terminal the patient and
+ * practitioner columns as wide as their longest value (the comment takes the rest).
+ */
+export function appointmentWidths(items: readonly Appointment[] | undefined, width: number): number[] {
+  const base = widthsFor(width, appointmentIdWidth(items, width));
+  if (base.length < 6 || !items?.length) return base;
+  const longest = (type: string) => longestOf(items.map((a) => clean(party(a, type))));
+  return growWidths(base, [0, 0, 0, longest('Patient'), longest('PractitionerRole'), 0], width);
+}
+
+export function appointmentLine(a: Appointment, width: number, widths?: readonly number[]): string {
+  const w = widths ?? widthsFor(width);
   const narrow = (w[3] ?? 0) < 22;
   const cells = [a.id, a.status, when(a), party(a, 'Patient', narrow), party(a, 'PractitionerRole', narrow)];
   if (w.length > 5) cells.push(a.comment ?? '');
   return clean(columns(cells, w, width));
 }
 
-export function headerFor(width: number, idW?: number): string {
-  const w = widthsFor(width - 2, idW);
+export function headerFor(width: number, widths?: readonly number[]): string {
+  const w = widths ?? widthsFor(width - 2);
   const names = ['ID', 'STATUS', 'START (UTC)', 'PATIENT', 'PRACTITIONER', 'COMMENT'].slice(0, w.length);
   return `  ${columns(names, w, width - 2)}`;
 }

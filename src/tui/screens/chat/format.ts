@@ -3,7 +3,7 @@ import { localTimeText } from '../../../core/dates.js';
 import type { ThreadMessage, ThreadSummary } from '../../../core/threads/index.js';
 import { sanitize } from '../../../core/sanitize.js';
 import type { SortColumn } from '../../components/sort.js';
-import { clean, columns, idWidth, wrap } from '../../format.js';
+import { clean, columns, fit, growWidths, idWidth, longestOf, wrap } from '../../format.js';
 
 /** `03-01 10:15` in local time, or the text itself when it is not a date. */
 export function shortTime(iso: string | undefined): string {
@@ -60,14 +60,18 @@ export const MESSAGE_COLUMNS: readonly SortColumn<ThreadMessage>[] = [
   { key: 'r', name: 'read', value: (m) => (m.unread ? 0 : m.read ? 2 : 1) },
 ];
 
-/** Column widths of a message row; the sender column narrows on small terminals. */
-export const messageWidths = (width: number) => [11, 6, width < 100 ? 21 : 24, 6, 0] as const;
+/**
+ * Column widths of a message row; the sender column narrows on small terminals, and grows on wide ones to the
+ * longest sender of `messages`.
+ */
+export const messageWidths = (width: number, messages: readonly ThreadMessage[] = []): readonly number[] =>
+  growWidths([11, 6, width < 100 ? 21 : 24, 6, 0], [0, 0, longestOf(messages.map(senderText)), 0, 0], width);
 export const MESSAGE_HEADER = ['TIME', 'DIR', 'FROM', 'READ', 'TEXT'] as const;
 
 /** Who sent a message: its display text, else its reference. */
 export const senderText = (m: ThreadMessage) => clean(m.senderDisplay ?? m.sender);
 
-export function messageRow(m: ThreadMessage, width: number): string {
+export function messageRow(m: ThreadMessage, width: number, widths: readonly number[] = messageWidths(width)): string {
   return columns(
     [
       shortTime(m.sent ?? m.at),
@@ -76,7 +80,7 @@ export function messageRow(m: ThreadMessage, width: number): string {
       m.unread ? 'unread' : m.read ? 'read' : '',
       clean(m.text),
     ],
-    messageWidths(width),
+    widths,
     width,
   );
 }
@@ -99,4 +103,18 @@ export function detailLines(m: ThreadMessage, width: number): string[] {
     ...(extra ? [clean(extra)] : []),
     ...wrap(sanitize(m.text, true), Math.max(10, width - 2)).map((l) => `  ${l}`),
   ];
+}
+
+/**
+ * `Chat › enc-100 · open · 2 messages · 1 unread · topic`: a thread id too long for the line is cut so that the
+ * thread's state and counts stay in view (the topic goes first).
+ */
+export function threadHead(summary: ThreadSummary | undefined, thread: string, topic: string | undefined, width: number): string {
+  const id = clean(summary?.thread ?? thread);
+  if (!summary) return fit(`Chat › ${id}`, width);
+  const state = ` · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}`;
+  const room = Math.max(8, width - 'Chat › '.length - state.length);
+  const head = `Chat › ${fit(id, room)}${state}`;
+  const more = topic ? ` · ${clean(topic)}` : '';
+  return fit(head.length + 4 < width ? `${head}${fit(more, width - head.length)}` : head, width);
 }

@@ -27,6 +27,7 @@ import {
   messageRow,
   messageWidths,
   shortTime,
+  threadHead,
   threadRow,
   threadWidths,
 } from './format.js';
@@ -40,6 +41,8 @@ export interface StepProps {
 }
 
 const refLabel = (r: { reference?: string; display?: string } | undefined) => referenceLabel(r) || '?';
+
+const IN_A_THREAD = (what: string) => `${what} in a thread: Enter opens the selected one, then select the message.`;
 
 /** `X` on a thread: its encounter's state and its messages' read markers. */
 const xrayThread = (thread: string) => ({ kind: 'thread' as const, thread });
@@ -70,6 +73,13 @@ export function ThreadsStep({ c, width, height, active }: StepProps) {
         help: 'close the selected chat (C4), after a confirmation',
         run: desk.guard('C4', 'closing a chat', c.closeSelected),
       },
+      // The thread's own keys, asked for on the list: where they are.
+      {
+        keys: ['m'],
+        help: 'in a thread (Enter): mark the selected message read (C2)',
+        run: () => desk.info(IN_A_THREAD('m marks a message read')),
+      },
+      { keys: ['c'], help: 'in a thread (Enter): reply to its last message', run: () => desk.info(IN_A_THREAD('c replies')) },
     ],
     { active },
   );
@@ -162,9 +172,8 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
   const detail = !composing && c.current ? detailLines(c.current, width) : [];
   const detailH = composing ? 0 : Math.min(Math.floor((height - 1) / 2), Math.max(4, detail.length + 1));
   const listH = Math.max(3, height - 1 - formH - detailH);
-  const head = summary
-    ? `Chat › ${clean(summary.thread)} · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}${plan?.topic ? ` · ${clean(plan.topic)}` : ''}`
-    : `Chat › ${clean(thread)}`;
+  const head = threadHead(summary, thread, plan?.topic, width);
+  const msgWidths = useMemo(() => messageWidths(width - 2, c.messages), [width, c.messages]);
   return (
     <>
       <Text color={closed ? 'red' : 'cyan'} wrap="truncate">
@@ -175,8 +184,8 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
         width={width}
         height={listH}
         title="Messages (oldest first; times local)"
-        header={`  ${headerLine(MESSAGE_HEADER, messageWidths(width - 2), width - 2)}`}
-        render={messageRow}
+        header={`  ${headerLine(MESSAGE_HEADER, msgWidths, width - 2)}`}
+        render={(m, w) => messageRow(m, w, msgWidths)}
         itemKey={(m) => m.id}
         onSelect={c.selectMessage}
         sort={{ columns: MESSAGE_COLUMNS }}

@@ -2,7 +2,7 @@
 import type { MedicationRequest, MedicationRow, Organization } from '../../../core/schemas/medication.js';
 import { noteTexts, periodText as periodLabel, quantityText as quantityLabel, referenceLabel } from '../../../core/labels.js';
 import type { SortColumn } from '../../components/sort.js';
-import { clean, columns, idWidth } from '../../format.js';
+import { clean, columns, growWidths, idWidth, longestOf } from '../../format.js';
 
 /** `60 tablet`, cleaned for the screen ('' when absent). */
 export const quantityText = (r: MedicationRequest): string => clean(quantityLabel(r) ?? '');
@@ -50,8 +50,19 @@ interface Layout {
   values: (row: MedicationRow) => string[];
 }
 
-/** Columns that fit the width: the period only on wide terminals; the id in full when the row has room. */
-export function medLayout(width: number, ids: readonly string[] = []): Layout {
+/**
+ * Columns that fit the width: the period only on wide terminals; the id in full when the row has room; on a wide
+ * terminal the columns grow to the longest value of `rows` (the last takes the rest).
+ */
+export function medLayout(width: number, ids: readonly string[] = [], rows: readonly MedicationRow[] = []): Layout {
+  const layout = baseLayout(width, ids);
+  if (!rows.length) return layout;
+  const values = rows.map(layout.values);
+  const longest = layout.widths.map((_, i) => longestOf(values.map((v) => v[i] ?? '')));
+  return { ...layout, widths: growWidths(layout.widths, longest, width) };
+}
+
+function baseLayout(width: number, ids: readonly string[]): Layout {
   const base = width >= 112 ? 6 + 28 + 8 + 24 + 12 + 10 + 2 * 6 : 6 + 14 + 7 + 12 + 8 + 2 * 5;
   const idW = idWidth(ids, 6, width, base);
   const extra = idW - 6;

@@ -49,6 +49,7 @@ export function ListStep({ m, width, height, active }: StepProps) {
       medLayout(
         width - 2,
         (m.rows ?? []).map((r) => clean(r.medicationRequest.id)),
+        m.rows ?? [],
       ),
     [width, m.rows],
   );

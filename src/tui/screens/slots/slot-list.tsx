@@ -4,7 +4,8 @@ import { referenceLabel } from '../../../core/labels.js';
 import type { Slot } from '../../../core/schemas/appointment.js';
 import { ListView } from '../../components/ListView.js';
 import type { SortColumn } from '../../components/sort.js';
-import { clean, fit } from '../../format.js';
+import { useMemo } from 'react';
+import { clean, fit, growWidths, longestOf } from '../../format.js';
 
 function weekday(day: string): string {
   const d = new Date(`${day}T00:00:00Z`);
@@ -14,13 +15,20 @@ function weekday(day: string): string {
 /** UTC day of a slot; the common `…Z` form is read directly (grouping 10,000 slots stays cheap). */
 const slotDay = (s: Slot) => (/^\d{4}-\d{2}-\d{2}T[^+]*Z$/i.test(s.start) ? s.start.slice(0, 10) : utcParts(s.start).day);
 
+const who = (s: Slot) => referenceLabel(slotPractitioner(s), { idOnly: true }) || '(no practitioner)';
+
+/** The practitioner column: 28, or as wide as the longest practitioner when the row has room after the slot ids. */
+export function practitionerWidth(slots: readonly Slot[], width: number): number {
+  const ids = Math.max(10, longestOf(slots.map((s) => clean(s.id))));
+  return growWidths([11, 28, 6, 0], [0, longestOf(slots.map((s) => clean(who(s)))), 0, 0], width, ids)[1]!;
+}
+
 /** One slot row: time range, practitioner, status (`past` for a slot that has begun), id (server text cleaned). */
-export function slotLine(s: Slot, past = false): string {
+export function slotLine(s: Slot, past = false, whoW = 28): string {
   const a = utcParts(s.start);
   const b = utcParts(s.end);
-  const who = referenceLabel(slotPractitioner(s), { idOnly: true });
   return clean(
-    `${a.time}-${b.day === a.day ? b.time : `${b.day} ${b.time}`}  ${fit(who || '(no practitioner)', 28, true)}  ${fit(past ? 'past' : s.status, 6, true)}  ${s.id}`,
+    `${a.time}-${b.day === a.day ? b.time : `${b.day} ${b.time}`}  ${fit(who(s), whoW, true)}  ${fit(past ? 'past' : s.status, 6, true)}  ${s.id}`,
   );
 }
 
@@ -39,14 +47,15 @@ export interface SlotListProps {
 
 export function SlotList(p: SlotListProps) {
   const past = p.past;
+  const whoW = useMemo(() => practitionerWidth(p.slots, p.width - 2), [p.slots, p.width]);
   return (
     <ListView<Slot>
       items={p.slots}
       width={p.width}
       height={p.height}
       title={p.title ?? 'Slots (times in UTC)'}
-      header="  TIME         PRACTITIONER                  STATUS  SLOT"
-      render={past ? (s) => slotLine(s, past(s)) : plainLine}
+      header={`  TIME         ${'PRACTITIONER'.padEnd(whoW)}  STATUS  SLOT`}
+      render={(s) => slotLine(s, past?.(s) ?? false, whoW)}
       filterText={filterOf}
       groupOf={slotDay}
       renderGroup={groupLine}
@@ -62,7 +71,6 @@ export function SlotList(p: SlotListProps) {
     />
   );
 }
-const plainLine = (s: Slot) => slotLine(s);
 const filterOf = (s: Slot) => `${slotDay(s)} ${slotLine(s)}`;
 const groupLine = (day: string, n: number) => `${weekday(day)} ${day} - ${n} slot${n === 1 ? '' : 's'}`;
 const slotKey = (s: Slot) => s.id;

@@ -2,7 +2,7 @@
 import type { PartyProbe, SystemStatus } from '../../../core/systems/index.js';
 import { PROBE_REQUEST } from '../../../core/systems/probe.js';
 import type { SortColumn } from '../../components/sort.js';
-import { clean, clockTime, idWidth, type Seg, segColumns } from '../../format.js';
+import { clean, clockTime, fit, idWidth, type Seg, segColumns } from '../../format.js';
 
 export const isProduction = (env: string | undefined) => /^prod(uction)?$/i.test(env ?? '');
 
@@ -84,11 +84,14 @@ export function systemsLayout(width: number, names: readonly string[]): SystemsL
   ];
   const cells = (s: SystemStatus, current: string): Seg[] => {
     const env = s.profile?.environment ?? (s.invalid ? 'invalid' : '');
+    // A read-only profile (GET only) says so beside its environment (cut to make room), as the header does.
+    const ro = s.profile?.readOnly ? ' ro' : '';
+    const envText = (t: string) => (ro ? `${fit(clean(t), ENV_W - ro.length)}${ro}` : clean(t));
     const row: Seg[] = [
       { text: clean(`${s.name === current ? '* ' : '  '}${s.name}`), bold: s.name === current },
       isProduction(env)
-        ? { text: clean(env.toUpperCase()), color: 'red', bold: true }
-        : { text: clean(env), color: s.invalid ? 'red' : undefined },
+        ? { text: envText(env.toUpperCase()), color: 'red', bold: true }
+        : { text: envText(env), color: s.invalid ? 'red' : ro ? 'yellow' : undefined },
     ];
     if (wide) row.push({ text: s.profile?.appointmentApi ?? '' });
     row.push(
@@ -143,7 +146,7 @@ export function detailLines(s: SystemStatus): string[] {
   const c = s.counts;
   return [
     clean(
-      `${s.name} · ${p.environment ?? 'no environment'} · appt API ${p.appointmentApi} · practice ${p.practice.baseUrl} · portal ${p.portal.baseUrl}`,
+      `${s.name} · ${p.environment ?? 'no environment'}${p.readOnly ? ' · read-only (GET only)' : ''} · appt API ${p.appointmentApi} · practice ${p.practice.baseUrl} · portal ${p.portal.baseUrl}`,
     ),
     clean(probeLine('practice', s.practice, s.probing)),
     clean(probeLine('portal', s.portal, s.probing)),

@@ -1,7 +1,7 @@
 /** Rows and details of the Appointments screen (src/tui/screens/appointments/format.ts). */
 import { describe, expect, it } from 'vitest';
 import type { Appointment } from '../../../../src/core/schemas/appointment.js';
-import { appointmentLine, detailLines, headerFor } from '../../../../src/tui/screens/appointments/format.js';
+import { appointmentLine, appointmentWidths, detailLines, headerFor } from '../../../../src/tui/screens/appointments/format.js';
 
 const a: Appointment = {
   resourceType: 'Appointment',
@@ -24,6 +24,16 @@ describe('appointments format', () => {
     expect(appointmentLine(a, 78)).toMatch(/^appt-2\s+proposed\s+2026-03-03 10:00\s+Noah de Vries\s+Dr\. Omar Haddad \[…$/);
     expect(appointmentLine(a, 100)).toMatch(/Noah de Vries \(pat-2\)\s+Dr\. Omar Haddad \(1002\) \[need/);
     expect(appointmentLine(a, 140)).toContain('Repeat prescription');
+  });
+
+  it('on a wide terminal the patient and practitioner columns grow to their longest value', () => {
+    const w = appointmentWidths([a], 198);
+    expect(appointmentLine(a, 198, w)).toMatch(
+      /Noah de Vries \(pat-2\)\s+Dr\. Omar Haddad \(1002\) \[needs-action\]\s+Repeat prescription$/,
+    );
+    expect(headerFor(200, w)).toMatch(/PATIENT\s+PRACTITIONER\s+COMMENT$/);
+    // At 100 columns there is no room to spare: as before.
+    expect(appointmentWidths([a], 98)).toHaveLength(5);
   });
 
   it('details: when, category, participants, server text cleaned', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEncounterClose, buildReadMarker } from '../../../../src/core/api/chat.js';
 import { ThreadView, closeRecord, messageRecord, readRecord } from '../../../../src/core/threads/index.js';
-import { detailLines, messageRow, messageWidths, threadRow } from '../../../../src/tui/screens/chat/format.js';
+import { detailLines, messageRow, messageWidths, threadHead, threadRow } from '../../../../src/tui/screens/chat/format.js';
 import { chatMessage } from '../../../helpers/chat.js';
 import { testProfile } from '../../hook-harness.js';
 
@@ -24,9 +24,35 @@ describe('chat format', () => {
     const m = view.messages('enc-1')![0]!;
     expect(messageWidths(80)[2]).toBe(21);
     expect(messageWidths(120)[2]).toBe(24);
+    // On a wide terminal the sender column grows to the longest sender.
+    expect(messageWidths(200, [{ ...m, senderDisplay: 'Dr. Annemarie van den Berg-Smit' }])[2]).toBe(
+      'Dr. Annemarie van den Berg-Smit'.length,
+    );
     expect(messageRow(m, 80)).toMatch(/in C3\s+PractitionerRole\/1001\s+read\s+Your results are in\./);
     const lines = detailLines(m, 16);
     expect(lines[0]).toMatch(/^C3 received · practice → portal · read \(marked/);
     expect(lines.slice(2)).toEqual(['  Your results', '  are in.']);
+  });
+
+  it('a text with TABs is wrapped as the screen shows it: every letter kept, no line wider than the detail', () => {
+    const v = new ThreadView();
+    const text = 'Ibuprofen:\tit can harm you if\tyou take it daily; ask about your kidneys first.';
+    v.apply(messageRecord('C3', 'received', chatMessage('m-2', 'enc-3', text, 'PractitionerRole/1001', 'Patient/pat-1')));
+    const body = detailLines(v.messages('enc-3')![0]!, 28).slice(2);
+    for (const l of body) {
+      expect(l).not.toContain('\t');
+      expect(l.length).toBeLessThanOrEqual(28);
+    }
+    expect(body.join(' ').trim().split(/\s+/)).toEqual(text.split(/\s+/));
+  });
+
+  it('the thread header keeps the state and counts in view: a long thread id is cut, then the topic', () => {
+    const v = new ThreadView();
+    const id = `enc-${'7'.repeat(90)}`;
+    v.apply(messageRecord('C3', 'received', chatMessage('m-3', id, 'Hi', 'PractitionerRole/1001', 'Patient/pat-1')));
+    const head = threadHead(v.summary(id), id, 'Lab results', 80);
+    expect(head.length).toBeLessThanOrEqual(80);
+    expect(head).toMatch(/^Chat › enc-7+… · open · 1 message · 1 unread/);
+    expect(threadHead(v.summary(id), id, 'Lab results', 200)).toBe(`Chat › ${id} · open · 1 message · 1 unread · Lab results`);
   });
 });

@@ -38,6 +38,23 @@ describe('meds format', () => {
     ]);
   });
 
+  it('on a wide terminal the columns grow to their longest value (the period takes the rest)', () => {
+    const long: MedicationRow = {
+      medicationRequest: {
+        ...r,
+        medicationReference: { reference: 'Medication/m', display: 'Amoxicillin/clavulanic acid 875/125 mg tablet' },
+      },
+      organization: { ...org, name: 'Apotheek De Gezonde Wereld Centrum-Oost' },
+    };
+    const l = medLayout(198, ['mr-1'], [row, long]);
+    expect(l.widths.slice(2, 5)).toEqual([
+      'Amoxicillin/clavulanic acid 875/125 mg tablet'.length,
+      8,
+      'Apotheek De Gezonde Wereld Centrum-Oost'.length,
+    ]);
+    expect(medLayout(128, ['mr-1']).widths).toEqual(medLayout(128, ['mr-1'], []).widths);
+  });
+
   it('detail lines, address and pharmacy lines', () => {
     expect(addressText(org)).toBe('Oudegracht 120, 3511 AX Utrecht NL');
     expect(pharmacyLine(org, 120)).toMatch(/^ph-1\s+Apotheek Centrum\s+Oudegracht 120, 3511 AX Utrecht NL\s+urn:pdesk:pharmacy-id\|PH001$/);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Slot } from '../../../../src/core/schemas/appointment.js';
-import { SlotList, slotLine } from '../../../../src/tui/screens/slots/slot-list.js';
+import { SlotList, practitionerWidth, slotLine } from '../../../../src/tui/screens/slots/slot-list.js';
 import { KEY, renderBare } from '../../harness.js';
 
 function manySlots(n: number): Slot[] {
@@ -27,6 +27,25 @@ describe('slotLine', () => {
     const [slot] = manySlots(1);
     expect(slotLine(slot!)).toMatch(/^08:00-08:20 {2}Dr\. Anna Berg \(1001\)\s+free\s+slot-0$/);
     expect(slotLine(slot!, true)).toMatch(/\s+past\s+slot-0$/);
+  });
+
+  it('the practitioner column grows to the longest practitioner on a wide terminal, and is 28 otherwise', () => {
+    const [slot] = manySlots(1);
+    const long = {
+      ...slot!,
+      extension: [
+        {
+          url: 'urn:extension:actor',
+          valueReference: { reference: 'PractitionerRole/2002', display: 'Prof. dr. Annemarie van den Berg-Smit' },
+        },
+      ],
+    };
+    expect(practitionerWidth([slot!, long], 60)).toBe(28);
+    // Slot ids keep their width first (a UUID at 80 columns): the practitioner stays at 28.
+    expect(practitionerWidth([{ ...long, id: '3f2b6c1e-9d4a-4f0e-8a51-2c7d9e0b4a17' }], 78)).toBe(28);
+    const w = practitionerWidth([slot!, long], 198);
+    expect(w).toBe('Prof. dr. Annemarie van den Berg-Smit (2002)'.length);
+    expect(slotLine(long, false, w)).toContain('Prof. dr. Annemarie van den Berg-Smit (2002)  free');
   });
 });
 

@@ -27,6 +27,20 @@ const row = (width: number, names: string[], name: string) => {
 };
 
 describe('systemsLayout', () => {
+  it('marks a read-only profile "ro" beside its environment, which gives way to it', () => {
+    const ro = (environment: string) => {
+      const st = status('look', environment);
+      const profile = { ...st.profile!, readOnly: true };
+      return systemsLayout(98, ['look'])
+        .cells({ ...st, profile }, 'x')
+        .map((c) => c.text)
+        .join('');
+    };
+    expect(ro('test')).toMatch(/^ {2}look\s+test ro\s+2\.0\.0/);
+    expect(ro('production')).toContain('PRODUC… ro');
+    expect(row(98, ['look'], 'look').text).not.toContain(' ro ');
+  });
+
   it('shows every column when there is room, the profile name whole', () => {
     const r = row(100, ['sandbox'], 'sandbox');
     expect(r.header).toEqual(['PROFILE', 'ENV', 'API', 'PRACTICE', 'PORTAL', 'UNRD', 'OPEN', 'UNC', 'LAST ERROR']);
