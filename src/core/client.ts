@@ -8,6 +8,7 @@ import type { OpId, Party } from './ops.js';
 import { readPemFile } from '../profiles/secrets.js';
 import { authHeader } from './auth.js';
 import { ConfigError, ContractError, ExitCode, HttpError, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
+import { describeJsonProblem, readJson } from './json.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON, OPS } from './ops.js';
@@ -520,16 +521,10 @@ export class PdeskClient {
       if (!looksLikeJson(res.text)) throw notJson(res);
       return { status: res.status, headers: res.headers, body: undefined };
     }
-    let body: unknown;
-    let parsed = false;
-    if (res.text.trim() !== '') {
-      try {
-        body = JSON.parse(res.text);
-        parsed = true;
-      } catch {
-        /* handled below */
-      }
-    }
+    // Bounded (src/core/json.ts): nested at most MAX_READ_DEPTH levels, integers beyond 2^53 kept as their digits.
+    const read = res.text.trim() !== '' ? readJson(res.text) : undefined;
+    const parsed = read?.ok === true;
+    const body = parsed ? read.value : undefined;
     if (res.status >= 400) {
       const outcome = parsed ? asOutcome(body) : undefined;
       const err = new HttpError(res.status, {
@@ -548,7 +543,10 @@ export class PdeskClient {
       for (const [i, line] of err.details.entries()) err.details[i] = redact(line);
       throw err;
     }
-    if (res.text.trim() !== '' && !parsed) throw notJson(res);
+    if (read && !read.ok) {
+      if (read.problem.kind === 'syntax') throw notJson(res);
+      throw new ContractError(read.problem.path, describeJsonProblem(read.problem), [`request: ${d.method} ${redact(d.url)}`]);
+    }
     return { status: res.status, headers: res.headers, body };
   }
 
