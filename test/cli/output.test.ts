@@ -56,6 +56,12 @@ describe('renderTable', () => {
     expect(out.split('\n')).toHaveLength(2);
   });
 
+  it('strips bidirectional overrides from cells: a U+202E cannot show a name or text reversed (issue 35, item 20)', () => {
+    const out = renderTable<Row>([{ a: 'Anna\u202E Berg', b: 'report\u202Efdp.exe', c: '\u2067x\u2069' }], cols, 100);
+    expect(out).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(out.split('\n')[1]).toMatch(/^Anna Berg\s+reportfdp\.exe\s+x$/);
+  });
+
   it('fits any width it can (fast-check): no line is wider than max(width, the 6-character floor)', () => {
     const cell = fc.string({ maxLength: 60 });
     fc.assert(
