@@ -115,7 +115,9 @@ export class ProfileStore {
     if (!isObject(data)) throw this.notAStore(`it holds ${kindOf(data)}, not an object`);
     const { schemaVersion, defaultProfile, profiles } = data;
     if (schemaVersion !== undefined && (typeof schemaVersion !== 'number' || !Number.isInteger(schemaVersion) || schemaVersion < 1))
-      throw this.notAStore(`"schemaVersion" is ${typeof schemaVersion === 'number' ? schemaVersion : kindOf(schemaVersion)}, not a version number`);
+      throw this.notAStore(
+        `"schemaVersion" is ${typeof schemaVersion === 'number' ? schemaVersion : kindOf(schemaVersion)}, not a version number`,
+      );
     if (typeof schemaVersion === 'number' && schemaVersion > PROFILE_SCHEMA_VERSION)
       throw new ConfigError(`The profile store ${this.path} was written by a newer pdesk (schema ${schemaVersion}).`);
     if (defaultProfile !== undefined && typeof defaultProfile !== 'string')
