@@ -100,7 +100,20 @@ export interface CallOptions {
    * records the row's outcome once the audit record is on disk). Called before the call returns or throws.
    */
   audited?: (durable: Promise<void>) => void;
+  /**
+   * The write's audit intent, written ahead by the caller (`aheadIntents`: a bulk send journals its rows' intents
+   * with their `sending` lines); the client completes it instead of writing one.
+   */
+  intent?: import('./audit.js').AuditIntent;
+  /**
+   * Called after the write's audit intent is on disk and just before its request leaves (the thread store's
+   * pending entry of a chat message). Throwing stops it: nothing is sent, the intent is withdrawn.
+   */
+  beforeSend?: () => Promise<void> | void;
 }
+
+/** What `observeSend` gets: the request half of an Exchange, before its request leaves. */
+export type ExchangeStart = Pick<Exchange, 'op' | 'party' | 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'startedAt'>;
 
 /**
  * One HTTP exchange as the client saw it, every secret redacted (URL, headers, bodies): what `observe` gets.
@@ -125,6 +138,8 @@ export interface Exchange {
   responseBody?: string;
   /** Why there is no answer. */
   error?: { name: string; message: string; code?: string };
+  /** A write as it left, written before its answer (`observeSend`); the exchange line follows when it ends. */
+  sending?: true;
 }
 
 export interface ClientOptions {
@@ -136,6 +151,11 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Called once per HTTP exchange (answered or not), secrets redacted. Nothing is built when unset. */
   observe?: (e: Exchange) => void;
+  /**
+   * Called with each write just before its request leaves, after its audit intent is on disk (a trace's line
+   * written ahead: a process killed before the answer still leaves it). `observe` follows when the exchange ends.
+   */
+  observeSend?: (e: ExchangeStart) => void;
   /**
    * Send GET only: any other method is refused before it is sent (ConfigError, exit 3). A profile's `readOnly`
    * does the same whatever this says: the client is the one place it is enforced, below every face.
@@ -433,7 +453,7 @@ export class PdeskClient {
 
   private async exchange(
     d: Outgoing,
-    o: { readForWrite?: boolean; signal?: AbortSignal; audited?: (durable: Promise<void>) => void; json?: string; statusOnly?: boolean },
+    o: Pick<CallOptions, 'readForWrite' | 'signal' | 'audited' | 'json' | 'statusOnly' | 'intent' | 'beforeSend'>,
   ): Promise<ApiResult> {
     const party = d.party;
     // --dry-run first: the request is printed even where it would be refused.
@@ -462,6 +482,17 @@ export class PdeskClient {
     }
     const observe = this.opts.observe;
     const started = observe || audit ? Date.now() : 0;
+    // Write-ahead (decisions.md §15): the audit intent on disk, then the caller's own record (beforeSend), then
+    // the trace's line, and only then the request.
+    const intent = audit ? await this.writeAhead(audit, d, o, bodyText, started) : undefined;
+    if (o.beforeSend)
+      try {
+        await o.beforeSend();
+      } catch (e) {
+        if (audit && intent) await audit.withdraw(intent).catch(() => undefined);
+        throw e;
+      }
+    if (write && this.opts.observeSend) this.opts.observeSend(this.exchangeRequest(d, bodyText, started));
     let res: import('./transport.js').RawResponse;
     try {
       res = await this.transport.request({
@@ -485,17 +516,17 @@ export class PdeskClient {
         e.details.push(
           `Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}" (pdesk profile show ${this.profile.name}).`,
         );
-      // A write that got no answer (or was abandoned) is recorded too, with the error.
-      if (audit)
-        await this.record(audit, d, o, bodyText, started, { error, ms: Date.now() - started })?.catch((ae: unknown) => {
+      // A write that got no answer (or was abandoned) is completed too, with the error.
+      if (audit && intent)
+        await this.complete(audit, intent, o, { error, ms: Date.now() - started })?.catch((ae: unknown) => {
           if (e instanceof PdeskError) e.details.push(`It could not be recorded in the audit trail: ${(ae as Error).message}`);
         });
       throw e;
     }
-    if (audit) {
+    if (audit && intent) {
       // try/catch rather than .catch(): no handler made per answered write (a bulk send makes thousands a second).
       try {
-        const durable = this.record(audit, d, o, bodyText, started, res);
+        const durable = this.complete(audit, intent, o, res);
         if (durable) await durable;
       } catch (ae) {
         throw new PdeskError(
@@ -551,33 +582,75 @@ export class PdeskClient {
   }
 
   /**
-   * The audit record of a write (an answer's status, or the error of none), on disk before the call returns, or
-   * handed to `o.audited` (then this returns nothing to wait for). `ended` is the answer itself (no object made
-   * per answered write), or the error of none.
+   * A write's audit intent, on disk before its request leaves: the caller's (written ahead), or one written now. A
+   * trail that cannot take it stops the write: nothing is sent.
    */
-  private record(
+  private async writeAhead(
     audit: import('./audit.js').AuditLog,
     d: Outgoing,
-    o: { json?: string; audited?: (durable: Promise<void>) => void },
+    o: Pick<CallOptions, 'intent' | 'json'>,
     bodyText: string | undefined,
     startedAt: number,
+  ): Promise<import('./audit.js').AuditIntent> {
+    try {
+      const intent =
+        o.intent ??
+        audit.begin({
+          op: d.op,
+          method: d.method,
+          url: d.url,
+          headers: d.headers,
+          bodyText,
+          bodyIsJson: o.json !== undefined || typeof d.body !== 'string',
+          startedAt,
+        });
+      if (!intent.done) await intent.durable;
+      return intent;
+    } catch (e) {
+      if (e instanceof PdeskError) {
+        e.details.push(
+          `${d.op ? `${d.op} was` : 'The request was'} not sent: every write is recorded in the audit trail before it is sent.`,
+        );
+        throw e;
+      }
+      throw new PdeskError(`Cannot write the audit trail ${audit.path} (${(e as Error).message}); nothing was sent.`, ExitCode.unexpected);
+    }
+  }
+
+  /**
+   * Complete a write's audit intent with its outcome (an answer's status, or the error of none): on disk before the
+   * call returns, or handed to `o.audited` (then this returns nothing to wait for). `ended` is the answer itself
+   * (no object made per answered write), or the error of none.
+   */
+  private complete(
+    audit: import('./audit.js').AuditLog,
+    intent: import('./audit.js').AuditIntent,
+    o: Pick<CallOptions, 'audited'>,
     ended: { ms: number; status?: number; error?: Exchange['error'] },
   ): Promise<void> | undefined {
-    const durable = audit.record({
-      op: d.op,
-      method: d.method,
-      url: d.url,
-      headers: d.headers,
-      bodyText,
-      bodyIsJson: o.json !== undefined || typeof d.body !== 'string',
-      startedAt,
-      ms: ended.ms,
-      status: ended.status,
-      error: ended.error,
-    });
+    const durable = audit.complete(intent, ended);
     if (!o.audited) return durable;
     o.audited(durable);
     return undefined;
+  }
+
+  /**
+   * Write ahead the audit intents of a bulk send's requests of `opId` (sent later with `call(opId, {json, intent})`):
+   * a function making the intent of a request with that body, or undefined without an audit trail. The trail is
+   * opened now and shares fsyncs from now on (AuditLog.groupCommit).
+   */
+  async aheadIntents(opId: OpId): Promise<((json: string) => import('./audit.js').AuditIntent) | undefined> {
+    const opened = this.audit();
+    if (!opened) return undefined;
+    const audit = await opened;
+    await audit.ready();
+    audit.groupCommit();
+    const d = await this.outgoing(opId, { json: '' }, true, 1);
+    return (json) =>
+      audit.begin(
+        { op: opId, method: d.method, url: d.url, headers: d.headers, bodyText: json, bodyIsJson: true, startedAt: Date.now() },
+        { ahead: true },
+      );
   }
 
   /** The request half of an Exchange, redacted. */

@@ -1,7 +1,9 @@
 /**
  * `pdesk audit [--since <date>] [--op <id>]` — the write audit trail of the selected profile
- * (`audit/<profile>.ndjson` in the config folder, src/core/audit.ts): every write pdesk sent, oldest first. A
- * torn last line (a crash mid-write) or an unreadable line is skipped with a warning on stderr.
+ * (`audit/<profile>.ndjson` in the config folder, src/core/audit.ts): every write pdesk sent, oldest first, with
+ * its outcome: the status, the error of no answer, or `outcome unknown` for a write recorded before it left with
+ * nothing after (the process ended first). A torn last line (a crash mid-write) or an unreadable line is skipped
+ * with a warning on stderr.
  */
 import { Command } from 'commander';
 import type { AuditRecord } from '../../core/audit.js';
@@ -44,7 +46,17 @@ export function auditCommand(): Command {
           { header: 'OP', value: (r) => r.op ?? '' },
           { header: 'METHOD', value: (r) => r.method },
           { header: 'URL', value: (r) => r.url, flex: true },
-          { header: 'RESULT', value: (r) => (r.status !== undefined ? String(r.status) : sanitize(r.error?.code ?? r.error?.name ?? '?')) },
+          {
+            header: 'RESULT',
+            value: (r) =>
+              r.status !== undefined
+                ? String(r.status)
+                : r.error
+                  ? sanitize(r.error.code ?? r.error.name ?? '?')
+                  : r.outcome === 'unknown'
+                    ? 'outcome unknown'
+                    : '?',
+          },
           { header: 'MS', value: (r) => r.ms },
         ]);
       }),

@@ -237,7 +237,17 @@ export function chatCommand(): Command {
             value: (m) => (m.attachment ? `${m.text} [${m.attachment.contentType}: ${m.attachment.title}]` : m.text),
             flex: true,
           },
-          { header: 'READ', value: (m) => (m.read ? `read ${m.readAt!.slice(0, 16).replace('T', ' ')}` : m.unread ? 'unread' : '') },
+          {
+            header: 'READ',
+            value: (m) =>
+              m.via === 'pending'
+                ? 'outcome unknown (no answer recorded)'
+                : m.read
+                  ? `read ${m.readAt!.slice(0, 16).replace('T', ' ')}`
+                  : m.unread
+                    ? 'unread'
+                    : '',
+          },
         ]);
       }),
     );

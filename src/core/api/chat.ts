@@ -80,19 +80,19 @@ export function buildEncounterClose(profile: Profile, encounterId: string): Enco
   });
 }
 
-type Opts = Pick<CallOptions, 'signal'>;
+type Opts = Pick<CallOptions, 'signal' | 'beforeSend'>;
 
 /** C1: portal → practice system. */
 export async function sendMessage(client: PdeskClient, body: unknown, o: Opts = {}) {
   const valid = parseBody(ChatCommunication, body);
-  const res = await client.call('C1', { body: valid, signal: o.signal });
+  const res = await client.call('C1', { body: valid, signal: o.signal, beforeSend: o.beforeSend });
   return { status: res.status, body: res.body, message: valid };
 }
 
 /** C3: practice system → portal. */
 export async function replyMessage(client: PdeskClient, body: unknown, o: Opts = {}) {
   const valid = parseBody(ChatCommunication, body);
-  const res = await client.call('C3', { body: valid, signal: o.signal });
+  const res = await client.call('C3', { body: valid, signal: o.signal, beforeSend: o.beforeSend });
   return { status: res.status, body: res.body, message: valid };
 }
 

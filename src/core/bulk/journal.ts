@@ -323,13 +323,18 @@ const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
  * The lines appended between two writes: written together and made durable by the same fsync, so they share one
  * promise (a bulk send appends three lines a row; a promise each was a third of the writer's cost).
  */
-class Batch {
+export class Batch {
   readonly promise: Promise<void>;
+  /** True once the batch is on disk (its promise resolved). */
+  done = false;
   resolve!: () => void;
   reject!: (e: unknown) => void;
   constructor() {
     this.promise = new Promise<void>((resolve, reject) => {
-      this.resolve = resolve;
+      this.resolve = () => {
+        this.done = true;
+        resolve();
+      };
       this.reject = reject;
     });
   }
@@ -447,10 +452,29 @@ export class JournalWriter {
    */
   append(line: string): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
+    return this.appendInBatch(line).promise;
+  }
+
+  /**
+   * As `append`, returning the batch the line is in (shared by every line of the turn): its `done` says without a
+   * promise whether the line is on disk yet. Throws when the writer has failed.
+   */
+  appendInBatch(line: string): Batch {
+    if (this.failure) throw this.failure;
     this.buffered.push(line);
     this.open ??= new Batch();
     this.schedule();
-    return this.open.promise;
+    return this.open;
+  }
+
+  /**
+   * Buffer a line for this turn's write without waiting for any fsync (a bulk send's `started` lines of the audit
+   * trail, written with the journal's own, before the request starts).
+   */
+  note(line: string): void {
+    if (this.failure) return;
+    this.buffered.push(line);
+    this.schedule();
   }
 
   private fail(e: unknown): void {

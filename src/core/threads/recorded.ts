@@ -3,10 +3,17 @@
  * the TUI's Chat screen share: send the request (C1, C3, C2, C4); only after a 2xx answer append the record
  * (fsynced by the store) and only then report the operation done. A message is stamped before it is sent, so a
  * reply pushed back at once still sorts after it.
+ *
+ * A message (C1, C3) is also recorded before it leaves, as `pending` (after its audit intent, just before the
+ * request: CallOptions.beforeSend), so that a process killed before the answer leaves an entry whose outcome is
+ * unknown; a 4xx answer records it `refused` (it was not taken), a 2xx `sent`. A 5xx or no answer leaves it
+ * pending: the server may have taken it.
  */
 import { closeChat, markRead, replyMessage, sendMessage } from '../api/chat.js';
 import type { PdeskClient } from '../client.js';
-import { ExitCode, PdeskError, statusLine } from '../errors.js';
+import { ExitCode, HttpError, PdeskError, statusLine } from '../errors.js';
+import { ChatCommunication } from '../schemas/chat.js';
+import { parseBody } from '../schemas/common.js';
 import { type ChatOp, type StoreRecord, closeRecord, messageRecord, readRecord } from './records.js';
 import { threadOf } from '../schemas/chat.js';
 import type { ThreadStore } from './store.js';
@@ -33,10 +40,30 @@ async function keep(store: ThreadStore, status: number, rec: StoreRecord, what: 
   }
 }
 
-/** C1 (portal → practice) or C3 (practice → portal), recorded as sent. */
+/** C1 (portal → practice) or C3 (practice → portal), recorded as pending before it leaves, then as sent. */
 export async function sendRecorded(client: PdeskClient, store: ThreadStore, op: ChatOp, body: unknown, o: Opts = {}) {
   const sentAt = new Date().toISOString();
-  const res = op === 'C1' ? await sendMessage(client, body, o) : await replyMessage(client, body, o);
+  const message = parseBody(ChatCommunication, body);
+  const beforeSend = async () => {
+    try {
+      await store.append([messageRecord(op, 'pending', message, sentAt)]);
+    } catch (e) {
+      throw new PdeskError(
+        `The thread store ${store.path} cannot be written (${String((e as NodeJS.ErrnoException).code ?? (e as Error).message)}); message ${message.id} was not sent.`,
+        ExitCode.config,
+      );
+    }
+  };
+  const refused = () => store.append([messageRecord(op, 'refused', message, sentAt)]).catch(() => undefined);
+  let res: Awaited<ReturnType<typeof sendMessage>>;
+  try {
+    res =
+      op === 'C1' ? await sendMessage(client, message, { ...o, beforeSend }) : await replyMessage(client, message, { ...o, beforeSend });
+  } catch (e) {
+    if (e instanceof HttpError && e.status < 500) await refused();
+    throw e;
+  }
+  if (res.status < 200 || res.status > 299) await refused();
   await keep(store, res.status, messageRecord(op, 'sent', res.message, sentAt), `message ${res.message.id}`);
   return { ...res, thread: threadOf(res.message) };
 }

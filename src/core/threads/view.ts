@@ -91,10 +91,13 @@ export class ThreadView {
         const known = this.byId.get(r.id);
         if (known) {
           // The same message recorded twice is shown once. When this desk both sent it and received it (a
-          // profile whose portal is this desk's own listener), it is the desk's own message: never unread.
+          // profile whose portal is this desk's own listener), it is the desk's own message: never unread. A
+          // pending message is settled by its later record: sent, or refused (then it was never taken).
           if (r.via === 'sent') known.via = 'sent';
+          else if (r.via === 'refused' && known.via === 'pending') this.drop(known);
           return;
         }
+        if (r.via === 'refused') return;
         this.byId.set(r.id, r);
         // In order of `at` (records mostly arrive in that order; a reply pushed before the command that sent
         // the question recorded it is put after the question).
@@ -123,6 +126,16 @@ export class ThreadView {
         this.notes.push(r);
         return;
     }
+  }
+
+  /** A pending message the server refused: it leaves its thread (a thread it alone opened goes too). */
+  private drop(m: LoadedMessage): void {
+    this.byId.delete(m.id);
+    const t = this.threadMap.get(m.thread);
+    if (!t) return;
+    const i = t.messages.indexOf(m);
+    if (i >= 0) t.messages.splice(i, 1);
+    if (t.messages.length === 0 && t.closedAt === undefined) this.threadMap.delete(m.thread);
   }
 
   private thread(id: string): ThreadState {
