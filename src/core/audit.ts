@@ -90,10 +90,10 @@ export interface AuditEnd {
 
 /**
  * Least time between two fsyncs of an audit trail during a bulk send (ms); a command's or the TUI's writes are
- * synced at once. A bulk row counts as sent once its completion is on disk, but its request slot is free and its
- * journal line written at the answer, so this pause costs no throughput, only a little time before the row is
- * counted; and each fsync costs the event loop a hand-off to the thread pool (~80–250 µs on a busy 2-core machine:
- * measured). 10 → 50 ms: ~5% less CPU a row in a bulk send (bench/notifications.mjs).
+ * synced at once. A bulk row's intent is written ahead, within the send's look-ahead (LOOKAHEAD_FACTOR covers this
+ * pause), and its completion counts it once on disk while its request slot is already free, so the pause costs no
+ * throughput; and each fsync costs the event loop a hand-off to the thread pool (~80–250 µs on a busy 2-core
+ * machine: measured). 10 → 50 ms: ~5% less CPU a row in a bulk send (bench/notifications.mjs).
  */
 export const AUDIT_SYNC_INTERVAL_MS = 50;
 
