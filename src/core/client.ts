@@ -607,13 +607,10 @@ export class PdeskClient {
       if (!intent.done) await intent.durable;
       return intent;
     } catch (e) {
-      if (e instanceof PdeskError) {
-        e.details.push(
-          `${d.op ? `${d.op} was` : 'The request was'} not sent: every write is recorded in the audit trail before it is sent.`,
-        );
-        throw e;
-      }
-      throw new PdeskError(`Cannot write the audit trail ${audit.path} (${(e as Error).message}); nothing was sent.`, ExitCode.unexpected);
+      // A new error: the trail's own failure is shared by every write that meets it.
+      const notSent = `${d.op ? `${d.op} was` : 'The request was'} not sent: every write is recorded in the audit trail before it is sent.`;
+      if (e instanceof PdeskError) throw new PdeskError(e.message, e.exitCode, [...e.details, notSent], { cause: e });
+      throw new PdeskError(`Cannot write the audit trail ${audit.path} (${(e as Error).message}).`, ExitCode.unexpected, [notSent]);
     }
   }
 

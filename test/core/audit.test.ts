@@ -342,6 +342,26 @@ describe('the client audits every write where it sends it', () => {
     ]);
   });
 
+  it('an intent that cannot be written (a full disk) stops the write before it is sent', async () => {
+    const { existsSync: exists, symlinkSync } = await import('node:fs');
+    if (!exists('/dev/full')) return; // Linux: every write to /dev/full fails with ENOSPC
+    const dir = tempDir();
+    mkdirSync(join(dir, 'audit'), { recursive: true });
+    symlinkSync('/dev/full', auditPath(dir, 'acme'));
+    const stub = await stubServer((_q, res) => {
+      res.writeHead(201);
+      res.end();
+    });
+    const c = closeAfterEach(new PdeskClient(profileFor(stub.url), { audit: { dir } }));
+    const e = await c.call('C5', { body: {} }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).message).toMatch(/^Cannot write the audit trail .* \(ENOSPC\)\.$/);
+    expect((e as { details: string[] }).details).toContain(
+      'C5 was not sent: every write is recorded in the audit trail before it is sent.',
+    );
+    expect(stub.received).toHaveLength(0);
+  });
+
   it("the caller's own record (beforeSend) comes after the intent and before the request; its failure sends nothing", async () => {
     const dir = tempDir();
     const path = auditPath(dir, 'acme');
