@@ -3,8 +3,10 @@
  * names, bodies `pdesk listen` receives, lines of local stores) goes through `readJson`, which refuses a text
  * nested deeper than a bound, larger than a bound, or not JSON, and says where. It never overflows the stack on
  * any input: JSON.parse builds values iteratively in V8, but what walks a value afterwards (zod, the sanitisers,
- * redaction, JSON.stringify) recurses, so the nesting is measured on the text first, by a loop without
- * recursion, before anything is built.
+ * redaction, JSON.stringify) recurses, so nothing deeper than the bound gets past: a large text is measured by a
+ * loop over the text before anything is built (a deep one would take JSON.parse gigabytes), a small one is parsed
+ * and its value walked no deeper than the bound (cheaper for a command that reads a few pages once, before V8
+ * optimises anything).
  *
  * Integers beyond 2^53 (9007199254740993) are not kept by a JSON number: JSON.parse would silently make them
  * 9007199254740992. `bigIntegers: 'digits'` reads such an integer as a string of its digits (an id keeps them
@@ -84,6 +86,13 @@ function stringEnd(text: string, i: number): number {
 
 /** Integers of 16 or more digits may be beyond 2^53; shorter ones never are. */
 const BIG_DIGITS = 16;
+/** A run of 16 digits somewhere: only such a text may hold an integer beyond 2^53 (a regular expression: native speed). */
+const LONG_DIGITS = /\d{16}/;
+/**
+ * Texts longer than this are scanned before JSON.parse builds anything: a million characters nest at most half a
+ * million levels, some 30 MB of arrays for JSON.parse (which does not recurse) before the walk refuses them.
+ */
+const SCAN_FIRST_CHARS = 1_000_000;
 
 interface Scan {
   /** Where an array or object opens deeper than the bound. */
@@ -181,38 +190,50 @@ export function readJson(text: string, limits: JsonLimits = {}): JsonRead {
     const bytes = Buffer.byteLength(text);
     if (bytes > limits.maxBytes) return { ok: false, problem: { kind: 'size', path: '$', bytes, maxBytes: limits.maxBytes } };
   }
-  const s = scan(text, maxDepth);
-  if (s.tooDeepAt !== undefined) {
-    // Syntax first: a text that is not JSON is reported as such, wherever it nests.
-    const syntax = syntaxProblem(text);
-    if (syntax) return { ok: false, problem: syntax };
-    return { ok: false, problem: { kind: 'depth', path: shortJsonPath(pathAt(text, s.tooDeepAt)), maxDepth } };
-  }
+  // A large text is scanned before anything is built (JSON.parse of 30 million levels would take gigabytes), and so
+  // is one that may hold an integer beyond 2^53. A small one is parsed first and its value walked (a walk bounded
+  // by maxDepth): a command reads a few pages once, before V8 optimises anything, and the walk costs it less.
+  const scanned = text.length > SCAN_FIRST_CHARS || LONG_DIGITS.test(text);
   let source = text;
-  if (s.big) {
-    if (limits.bigIntegers === 'refuse') {
+  if (scanned) {
+    const s = scan(text, maxDepth);
+    if (s.tooDeepAt !== undefined) {
+      // Syntax first: a text that is not JSON is reported as such, wherever it nests.
       const syntax = syntaxProblem(text);
       if (syntax) return { ok: false, problem: syntax };
-      const [start, end] = s.big[0]!;
-      return { ok: false, problem: { kind: 'big-integer', path: shortJsonPath(pathAt(text, start)), digits: text.slice(start, end) } };
+      return { ok: false, problem: { kind: 'depth', path: shortJsonPath(pathAt(text, s.tooDeepAt)), maxDepth } };
     }
-    // Each integer beyond 2^53 becomes the string of its digits.
-    let out = '';
-    let from = 0;
-    for (const [start, end] of s.big) {
-      out += `${text.slice(from, start)}"${text.slice(start, end)}"`;
-      from = end;
+    if (s.big) {
+      if (limits.bigIntegers === 'refuse') {
+        const syntax = syntaxProblem(text);
+        if (syntax) return { ok: false, problem: syntax };
+        const [start, end] = s.big[0]!;
+        return { ok: false, problem: { kind: 'big-integer', path: shortJsonPath(pathAt(text, start)), digits: text.slice(start, end) } };
+      }
+      // Each integer beyond 2^53 becomes the string of its digits.
+      let out = '';
+      let from = 0;
+      for (const [start, end] of s.big) {
+        out += `${text.slice(from, start)}"${text.slice(start, end)}"`;
+        from = end;
+      }
+      source = out + text.slice(from);
     }
-    source = out + text.slice(from);
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(source) };
+    value = JSON.parse(source);
   } catch {
     return {
       ok: false,
       problem: syntaxProblem(text) ?? { kind: 'syntax', path: '$', reason: 'it cannot be read', line: 1, column: 1 },
     };
   }
+  if (!scanned) {
+    const deep = deepPath(value, maxDepth);
+    if (deep) return { ok: false, problem: { kind: 'depth', path: shortJsonPath(deep), maxDepth } };
+  }
+  return { ok: true, value };
 }
 
 const WS = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -334,30 +355,33 @@ function stringProblem(text: string, i: number): number | { at: number; reason: 
 
 /**
  * The path to the first array or object nested more than `max` levels deep in a value already in memory, or
- * undefined: a walk with its own stack, never the call stack.
+ * undefined. It recurses, but never more than `max` levels (a thousand frames are safe; JSON.stringify's own
+ * recursion overflows near 4,500), so no value overflows it; a walk with its own stack cost a command printing a
+ * week of slots ten times as much, run once before V8 optimises anything.
  */
 export function deepPath(value: unknown, max: number = MAX_READ_DEPTH): Array<string | number> | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  // Each frame: a container, its keys (undefined for an array), and the next child to visit.
-  const frames: Array<{ v: object; keys?: string[]; i: number }> = [];
-  const path: Array<string | number> = [];
-  const push = (v: object) => frames.push({ v, keys: Array.isArray(v) ? undefined : Object.keys(v), i: 0 });
-  push(value);
-  while (frames.length) {
-    const f = frames[frames.length - 1]!;
-    const len = f.keys ? f.keys.length : (f.v as unknown[]).length;
-    if (f.i >= len) {
-      frames.pop();
-      path.pop();
-      continue;
+  return deepFrom(value, max)?.reverse();
+}
+
+/** The path, innermost key first, to a value `left` levels below `v`; undefined when `v` is not that deep. */
+function deepFrom(v: unknown, left: number): Array<string | number> | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  if (left === 0) return [];
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = deepFrom(v[i], left - 1);
+      if (p) {
+        p.push(i);
+        return p;
+      }
     }
-    const key = f.keys ? f.keys[f.i]! : f.i;
-    f.i++;
-    const child = (f.v as Record<string | number, unknown>)[key];
-    if (typeof child !== 'object' || child === null) continue;
-    path.push(key);
-    if (frames.length >= max) return path;
-    push(child);
-  }
+  } else
+    for (const k in v) {
+      const p = deepFrom((v as Record<string, unknown>)[k], left - 1);
+      if (p) {
+        p.push(k);
+        return p;
+      }
+    }
   return undefined;
 }

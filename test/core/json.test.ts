@@ -33,10 +33,24 @@ describe('readJson', () => {
   });
 
   it('never throws and never overflows, on 1,000,000 levels or on unclosed ones', () => {
-    for (const text of [nested(1_000_000), '['.repeat(1_000_000), `{"a":${'{"a":'.repeat(200_000)}1`, `"${'\\'.repeat(100_001)}`]) {
+    for (const text of [
+      nested(1_000_000),
+      nested(400_000), // short enough to be parsed before its depth is measured
+      '['.repeat(1_000_000),
+      `{"a":${'{"a":'.repeat(200_000)}1`,
+      `"${'\\'.repeat(100_001)}`,
+    ]) {
       const r = readJson(text);
       expect(r.ok).toBe(false);
     }
+  });
+
+  it('names the same path whether the text is scanned before it is parsed (a large one) or parsed first', () => {
+    const deep = (pad: number) => `{"pad":"${'x'.repeat(pad)}","entry":[{"resource":{"x":${nested(MAX_READ_DEPTH)}}}]}`;
+    const small = readJson(deep(10));
+    const large = readJson(deep(1_000_000));
+    expect(small).toEqual({ ok: false, problem: { kind: 'depth', path: '$.entry[0].resource.x[0][0]…[0]', maxDepth: MAX_READ_DEPTH } });
+    expect(large).toEqual(small);
   });
 
   it('keeps the digits of integers beyond 2^53 as strings, or refuses them naming the path', () => {
@@ -109,7 +123,7 @@ describe('a value at the bound goes through every walker without overflowing the
     expect(renderRecord(parsed as Record<string, unknown>)).toContain('extension');
   });
 
-  it('deepPath walks without recursion and finds the path', () => {
+  it('deepPath finds the path, recursing no deeper than its bound whatever the value', () => {
     let v: unknown = 'bottom';
     for (let i = 0; i < 200_000; i++) v = { a: [v] };
     expect(deepPath(v, MAX_READ_DEPTH)).toHaveLength(MAX_READ_DEPTH);
