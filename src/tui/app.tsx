@@ -21,23 +21,19 @@ import {
   useWriteQuestion,
 } from './desk.js';
 import { clean, fit, jsonLines, wrap } from './format.js';
-import {
-  type Binding,
-  KeyFeedSync,
-  KeyRouterProvider,
-  ScopeContext,
-  keyLabel,
-  useKeyRouter,
-  useKeyFeed,
-  useKeyRouterState,
-  useKeys,
-  useKeysVersion,
-  useRefState,
-} from './keys.js';
+import { type Binding, KeyRouterProvider, ScopeContext } from './keys/router.js';
+import { KeyFeedSync } from './keys/KeyFeedSync.js';
+import { keyLabel } from './keys/names.js';
+import { useKeyRouter } from './keys/useKeyRouter.js';
+import { useKeyFeed } from './keys/useKeyFeed.js';
+import { useKeyRouterState } from './keys/useKeyRouterState.js';
+import { useKeys } from './keys/useKeys.js';
+import { useActiveKeys } from './keys/useActiveKeys.js';
+import { useRefState } from './keys/useRefState.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './components/line-editor.js';
 import { InspectProvider, useInspect } from './inspect/context.js';
 import { InspectView } from './inspect/InspectView.js';
-import { type TuiOptions, TuiOptionsContext } from './options.js';
+import { type TuiSettings, TuiSettingsContext } from './settings.js';
 import { SCREENS, type ScreenId, screenFor } from './screens/index.js';
 import { type Size, SizeContext, useTerminalSize } from './terminal.js';
 
@@ -67,7 +63,7 @@ export interface RootProps {
   /** Called with the exit code: 0 after `q` or `:q`, 130 after Ctrl-C (an interrupt, as cli.md says); default: Ink's exit(). */
   onQuit?: (code: number) => void;
   /** The saved profiles for the Systems screen (default: the profile store). */
-  listProfiles?: TuiOptions['listProfiles'];
+  listProfiles?: TuiSettings['listProfiles'];
   /** Folder the raw view's `w` writes to (default: the current folder). */
   exportDir?: string;
   /** Deadline of one reachability probe on the Systems screen (default 5 s). */
@@ -89,13 +85,13 @@ export function Root(p: RootProps) {
   useInput(feed, { isActive: isRawModeSupported === true });
   const [started, setStarted] = useState<StartedSandbox | undefined>();
   const profile = started?.profile ?? p.profile;
-  const options = useMemo<TuiOptions>(
+  const settings = useMemo<TuiSettings>(
     () => ({ listProfiles: p.listProfiles, exportDir: p.exportDir, probeTimeoutMs: p.probeTimeoutMs, systemsRefreshS: p.systemsRefreshS }),
     [p.listProfiles, p.exportDir, p.probeTimeoutMs, p.systemsRefreshS],
   );
   return (
     <SizeContext.Provider value={p.size}>
-      <TuiOptionsContext.Provider value={options}>
+      <TuiSettingsContext.Provider value={settings}>
         <KeyFeedSync feed={feed} />
         <KeyRouterProvider router={router} version={version}>
           {profile ? (
@@ -114,7 +110,7 @@ export function Root(p: RootProps) {
             <Welcome startSandbox={p.startSandbox} onStarted={setStarted} quit={quit} />
           )}
         </KeyRouterProvider>
-      </TuiOptionsContext.Provider>
+      </TuiSettingsContext.Provider>
     </SizeContext.Provider>
   );
 }
@@ -535,11 +531,10 @@ export function hintText(parts: ReadonlyArray<{ keys: string; text: string }>, w
 }
 
 function HintLine({ width }: { width: number }) {
-  useKeysVersion();
-  const router = useKeyRouter();
+  const active = useActiveKeys();
   const parts: Array<{ keys: string; text: string }> = [];
   const seen = new Set<string>();
-  for (const r of router.active()) {
+  for (const r of active) {
     for (const b of r.bindings) {
       if (!b.label) continue;
       const keys = b.keys

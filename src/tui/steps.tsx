@@ -15,7 +15,8 @@
 import { Box } from 'ink';
 import type React from 'react';
 import { useMemo } from 'react';
-import { useKeys, useRefState } from './keys.js';
+import { useKeys } from './keys/useKeys.js';
+import { useRefState } from './keys/useRefState.js';
 
 export interface StepStack<S> {
   /** The steps, root first (as of the last render). */

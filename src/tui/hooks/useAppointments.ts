@@ -10,7 +10,7 @@ import type { Appointment, AppointmentResponseCreate } from '../../core/schemas/
 import type { FormValues } from '../components/Form.js';
 import { useDesk } from '../desk.js';
 import { clean } from '../format.js';
-import { useRefState } from '../keys.js';
+import { useRefState } from '../keys/useRefState.js';
 import { useStepStack } from '../steps.js';
 import { useForm } from './useForm.js';
 

@@ -15,7 +15,7 @@ import type { FormValues } from '../components/Form.js';
 import { useDesk } from '../desk.js';
 import { clean } from '../format.js';
 import { useJump } from '../inspect/context.js';
-import { useRefState } from '../keys.js';
+import { useRefState } from '../keys/useRefState.js';
 import { buildReply, replyPlan } from '../screens/chat/reply.js';
 import { useStepStack } from '../steps.js';
 import { useChatWrites } from './useChatWrites.js';

@@ -21,7 +21,7 @@ import type { FormValues } from '../components/Form.js';
 import { useDesk } from '../desk.js';
 import { clean } from '../format.js';
 import { useJump } from '../inspect/context.js';
-import { useRefState } from '../keys.js';
+import { useRefState } from '../keys/useRefState.js';
 import { idOf, quantityText } from '../screens/meds/format.js';
 import { useStepStack } from '../steps.js';
 import { useForm } from './useForm.js';

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SystemEntry, SystemStatus, SystemsMonitor } from '../../core/systems/monitor.js';
 import { useDesk } from '../desk.js';
 import { clean } from '../format.js';
-import { storedProfiles, useTuiOptions } from '../options.js';
+import { storedProfiles, useTuiSettings } from '../settings.js';
 
 export const REFRESH_S = 30;
 
@@ -31,7 +31,7 @@ export interface Systems {
 
 export function useSystems(): Systems {
   const desk = useDesk();
-  const options = useTuiOptions();
+  const settings = useTuiSettings();
   const [statuses, setStatuses] = useState<SystemStatus[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
@@ -41,7 +41,7 @@ export function useSystems(): Systems {
   /** The desk's profile, listed even when it is not saved (read by the list loader, which runs later). */
   const current = useRef(desk.profile);
   current.current = desk.profile;
-  const list = options.listProfiles;
+  const list = settings.listProfiles;
   const dir = desk.configDir;
 
   /** Read the profile list again and start a round of probes for every profile not already probing. */
@@ -74,10 +74,10 @@ export function useSystems(): Systems {
       // The core module loads lazily: the Systems screen costs nothing until it is shown.
       const { SystemsMonitor } = await import('../../core/systems/monitor.js');
       if (!alive) return;
-      const m = new SystemsMonitor({ dir, timeoutMs: options.probeTimeoutMs, onChange: (s) => alive && setStatuses(s) });
+      const m = new SystemsMonitor({ dir, timeoutMs: settings.probeTimeoutMs, onChange: (s) => alive && setStatuses(s) });
       monitor.current = m;
       refresh();
-      timer = setInterval(refresh, (options.systemsRefreshS ?? REFRESH_S) * 1000);
+      timer = setInterval(refresh, (settings.systemsRefreshS ?? REFRESH_S) * 1000);
       timer.unref?.();
     })();
     return () => {
@@ -87,7 +87,7 @@ export function useSystems(): Systems {
       monitor.current = undefined;
       void m?.close();
     };
-  }, [dir, options.probeTimeoutMs, options.systemsRefreshS, refresh]);
+  }, [dir, settings.probeTimeoutMs, settings.systemsRefreshS, refresh]);
 
   // The desk's own profile probed here: the header's connection light says what the probe found (it stayed
   // "not checked" beside a row that said ok).

@@ -13,7 +13,7 @@ import { Pane } from '../components/Pane.js';
 import { useDesk } from '../desk.js';
 import { clean, jsonLines } from '../format.js';
 import { type Appointments, CANCEL_FIELDS, actorsOf, useAppointments } from '../hooks/useAppointments.js';
-import { useKeys } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
 import { StepStackView, useStepBack } from '../steps.js';
 import { useInspectKeys } from '../inspect/context.js';
 import {

@@ -11,7 +11,7 @@ import { useDesk } from '../desk.js';
 import { clean, fit } from '../format.js';
 import { type Check, type CheckRow, useCheck } from '../hooks/useCheck.js';
 import { useInspectKeys } from '../inspect/context.js';
-import { useKeys } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
 import { StepStackView, useStepBack } from '../steps.js';
 import { CHECK_COLUMNS, CHECK_HEADER, CHECK_WIDTHS, checkDetail, checkRow } from './check/format.js';
 import type { ScreenProps } from './types.js';

@@ -15,7 +15,7 @@ import { ScrollText } from '../components/ScrollText.js';
 import { useDesk } from '../desk.js';
 import { clean, columns, fit, growWidths, jsonLines, longestOf } from '../format.js';
 import { NOTIFY_FIELDS, type Notify, type NotifyStep, type SentNotification, useNotify } from '../hooks/useNotify.js';
-import { useKeys } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
 import { StepStackView, useStepBack } from '../steps.js';
 import type { ScreenProps } from './types.js';
 

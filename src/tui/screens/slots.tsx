@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import { clean, fit } from '../format.js';
 import { type SlotBooking, type SlotStep, useSlotBooking } from '../hooks/useSlotBooking.js';
-import { useKeys } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
 import { StepStackView, useStepBack } from '../steps.js';
 import { BookStep, CategoryStep, ConfirmStep, OtherStep, RangeStep, ScheduleStep, SlotsStep, TypeStep } from './slots/steps.js';
 import type { ScreenProps } from './types.js';

@@ -13,7 +13,7 @@ import { ListView } from '../components/ListView.js';
 import { useDesk } from '../desk.js';
 import { fit } from '../format.js';
 import { useSystems } from '../hooks/useSystems.js';
-import { useKeys } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
 import { SYSTEM_COLUMNS, detailLines, systemsLayout } from './systems/format.js';
 import type { ScreenProps } from './types.js';
 

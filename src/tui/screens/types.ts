@@ -35,7 +35,7 @@
  * and gone once the operator has left it. `desk.profile` is the
  * profile; `desk.receiver` / `desk.sandbox` say whether a push receiver / sandbox runs in-process.
  *
- * ## Keys: `useKeys(bindings, {layer, capture, active})` (keys.tsx)
+ * ## Keys: `useKeys(bindings, {layer, capture, active})` (keys/useKeys.ts; the router: keys/router.tsx)
  * The App owns the only Ink `useInput` and routes each key to registered bindings, highest layer first:
  * `modal` (help, palette, Confirm) > `busy` (Esc abandons a running request) > `input` (forms, the list
  * filter) > `screen` (your keys, list movement) > `global` (0–6 : ? q Esc). A binding is
@@ -48,7 +48,7 @@
  *
  * Keys can arrive faster than Ink renders (it renders a state change in a later tick, and passive effects
  * run later still): a handler must not read state from its render closure when a previous key may have
- * changed it. Keep such state in `useRefState` (keys.tsx) and read `ref.current` in handlers; anything a
+ * changed it. Keep such state in `useRefState` (keys/useRefState.ts) and read `ref.current` in handlers; anything a
  * handler needs from a child (e.g. ListView's `onSelect`) is delivered in a layout effect.
  *
  * ## Steps, hooks and step components

@@ -15,7 +15,7 @@ import { ListView } from '../../components/ListView.js';
 import { useDesk } from '../../desk.js';
 import { clean, fit, jsonLines } from '../../format.js';
 import { COMPOSE_FIELDS, type Chat, NEW_FIELDS } from '../../hooks/useChat.js';
-import { useKeys } from '../../keys.js';
+import { useKeys } from '../../keys/useKeys.js';
 import { useInspectKeys } from '../../inspect/context.js';
 import {
   MESSAGE_COLUMNS,

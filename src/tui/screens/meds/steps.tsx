@@ -12,7 +12,7 @@ import { noteTexts } from '../../../core/labels.js';
 import { useDesk } from '../../desk.js';
 import { clean, columns, jsonLines } from '../../format.js';
 import { type MedReorder, type Order, REORDER_FIELDS, type Target, periodLength } from '../../hooks/useMedReorder.js';
-import { useKeys } from '../../keys.js';
+import { useKeys } from '../../keys/useKeys.js';
 import { useInspectKeys } from '../../inspect/context.js';
 import {
   MED_COLUMNS,

@@ -20,7 +20,7 @@ import {
   categoryToken,
   slotIsPast,
 } from '../../hooks/useSlotBooking.js';
-import { useKeys } from '../../keys.js';
+import { useKeys } from '../../keys/useKeys.js';
 import { SlotList, slotLine } from './slot-list.js';
 
 export interface StepProps {

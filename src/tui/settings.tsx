@@ -5,7 +5,7 @@
 import { createContext, useContext } from 'react';
 import type { SystemEntry } from '../core/systems/monitor.js';
 
-export interface TuiOptions {
+export interface TuiSettings {
   /** The saved profiles (default: the profile store, read lazily). */
   listProfiles?: () => Promise<SystemEntry[]>;
   /** Folder the raw view's `w` writes to (default: the current folder). */
@@ -16,10 +16,10 @@ export interface TuiOptions {
   systemsRefreshS?: number;
 }
 
-export const TuiOptionsContext = createContext<TuiOptions>({});
+export const TuiSettingsContext = createContext<TuiSettings>({});
 
-export function useTuiOptions(): TuiOptions {
-  return useContext(TuiOptionsContext);
+export function useTuiSettings(): TuiSettings {
+  return useContext(TuiSettingsContext);
 }
 
 /** The profile store's profiles, each validated (an invalid one is listed with its problem). */

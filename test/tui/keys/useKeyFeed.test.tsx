@@ -1,12 +1,12 @@
 /**
- * The key router (src/tui/keys.tsx). Keys that arrive together in one read (typed faster than they were read, a
+ * The key feed (src/tui/keys/useKeyFeed.ts). Keys that arrive together in one read (typed faster than they were read, a
  * paste ending in Enter, tmux send-keys) are each handled, in order, as if they had arrived one by one; a run of
  * text goes whole to a text field that takes it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Key } from 'ink';
-import { splitKeys } from '../../src/tui/keys.js';
-import { type Desk, KEY, openDesk } from './harness.js';
+import { splitKeys } from '../../../src/tui/keys/useKeyFeed.js';
+import { type Desk, KEY, openDesk } from '../harness.js';
 
 const none = { return: false, escape: false, ctrl: false, meta: false, tab: false, delete: false, backspace: false } as unknown as Key;
 
