@@ -76,7 +76,7 @@ const SLOTS_HARNESS = `
         import { render } from 'ink-testing-library';
         import { KeyRouterProvider } from './src/tui/keys/router.js';
         import { useKeyRouterState } from './src/tui/keys/useKeyRouterState.js';
-        import { SlotList } from './src/tui/screens/slots.js';
+        import { SlotList } from './src/tui/screens/slots/slot-list.js';
         function Host({ children }) {
           const { router, version } = useKeyRouterState(() => undefined);
           useInput((i, k) => router.dispatch(i, k));

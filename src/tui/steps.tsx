@@ -84,6 +84,14 @@ export function useStepBack<S>(stack: StepStack<S>, o: { active?: boolean } = {}
   useKeys([{ keys: ['esc'], label: stack.steps.length > 1 ? 'back' : undefined, help: 'one step back', run: () => stack.pop() }], o);
 }
 
+/** What every step component of a screen gets besides its screen's hook (screens/<name>/steps.tsx). */
+export interface StepViewProps {
+  width: number;
+  height: number;
+  /** True for the top step only: only it takes keys. */
+  active: boolean;
+}
+
 export interface StepStackViewProps<S> {
   stack: StepStack<S>;
   height: number;
