@@ -3,7 +3,6 @@
  * the selected one (A7) after a form (who declines, comment) and a confirmation showing the body. State and
  * loaders: useAppointments.ts; one component per step: steps.tsx.
  */
-import { Box } from 'ink';
 import { useDesk } from '../../desk.js';
 import { useKeys } from '../../keys/useKeys.js';
 import { StepStackView, useStepBack } from '../../steps.js';
@@ -29,22 +28,20 @@ export function AppointmentsScreen({ width, height }: ScreenProps) {
     { active: k === 'list' || k === 'detail' },
   );
   return (
-    <Box flexDirection="column" height={height} overflowY="hidden">
-      <StepStackView stack={s.stack} height={height}>
-        {(step, { active }) => {
-          const p = { s, width, height, active };
-          switch (step.kind) {
-            case 'list':
-              return <ListStep {...p} />;
-            case 'detail':
-              return <DetailStep {...p} appointment={step.appointment} />;
-            case 'cancel':
-              return <CancelStep {...p} appointment={step.appointment} />;
-            case 'confirm':
-              return <ConfirmStep {...p} appointment={step.appointment} body={step.body} />;
-          }
-        }}
-      </StepStackView>
-    </Box>
+    <StepStackView stack={s.stack} height={height}>
+      {(step, { active }) => {
+        const p = { s, width, height, active };
+        switch (step.kind) {
+          case 'list':
+            return <ListStep {...p} />;
+          case 'detail':
+            return <DetailStep {...p} appointment={step.appointment} />;
+          case 'cancel':
+            return <CancelStep {...p} appointment={step.appointment} />;
+          case 'confirm':
+            return <ConfirmStep {...p} appointment={step.appointment} body={step.body} />;
+        }
+      }}
+    </StepStackView>
   );
 }

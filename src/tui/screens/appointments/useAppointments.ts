@@ -11,7 +11,7 @@ import type { FormValues } from '../../components/Form.js';
 import { useDesk } from '../../desk.js';
 import { clean } from '../../format.js';
 import { useRefState } from '../../keys/useRefState.js';
-import { useStepStack } from '../../steps.js';
+import { confirmation, useStepStack } from '../../steps.js';
 import { useForm } from '../../hooks/useForm.js';
 
 export type AppointmentStep =
@@ -87,16 +87,12 @@ export function useAppointments() {
     }
   };
 
-  const unconfirm = () => {
-    stack.pop();
-    form.refocus();
-  };
+  const confirm = confirmation(stack, 'confirm', form);
 
   const cancel = async () => {
-    const top = stack.current();
-    if (top.kind !== 'confirm') return;
+    const top = confirm.take();
+    if (!top) return;
     const { appointment: a, body } = top;
-    unconfirm(); // the form is back while the request runs, and stays as typed (on the field to fix) if it is refused
     const r = await desk.run(`Cancelling appointment ${clean(a.id)} (A7)`, (signal) => cancelAppointment(desk.client, body, { signal }), {
       sends: true,
     });
@@ -126,7 +122,7 @@ export function useAppointments() {
     load: () => void load(),
     startCancel,
     review,
-    unconfirm,
+    unconfirm: confirm.back,
     cancel: () => void cancel(),
   };
 }

@@ -7,7 +7,6 @@
  * acknowledged it; `m` marks the selected received message read (C2); `x` closes the chat (C4) after a
  * confirmation. State: useChat.ts; one component per step: steps.tsx.
  */
-import { Box } from 'ink';
 import { Pane } from '../../components/Pane.js';
 import { type ChatStep, useChat } from './useChat.js';
 import { StepStackView, useStepBack } from '../../steps.js';
@@ -31,26 +30,24 @@ export function ChatScreen({ width, height }: ScreenProps) {
       />
     );
   return (
-    <Box flexDirection="column" height={height} overflowY="hidden">
-      <StepStackView stack={c.stack} height={height} inline={inline}>
-        {(step, { active, index }) => {
-          const p = { c, width, height, active };
-          switch (step.kind) {
-            case 'threads':
-              return <ThreadsStep {...p} />;
-            case 'thread':
-              return <ThreadStep {...p} thread={step.thread} composing={c.stack.steps[index + 1]?.kind === 'compose'} />;
-            case 'compose':
-              return null; // drawn by the thread below it
-            case 'new':
-              return <NewStep {...p} />;
-            case 'send':
-              return <SendStep {...p} op={step.op} body={step.body} />;
-            case 'close':
-              return <CloseStep {...p} thread={step.thread} body={step.body} />;
-          }
-        }}
-      </StepStackView>
-    </Box>
+    <StepStackView stack={c.stack} height={height} inline={inline}>
+      {(step, { active, index }) => {
+        const p = { c, width, height, active };
+        switch (step.kind) {
+          case 'threads':
+            return <ThreadsStep {...p} />;
+          case 'thread':
+            return <ThreadStep {...p} thread={step.thread} composing={c.stack.steps[index + 1]?.kind === 'compose'} />;
+          case 'compose':
+            return null; // drawn by the thread below it
+          case 'new':
+            return <NewStep {...p} />;
+          case 'send':
+            return <SendStep {...p} op={step.op} body={step.body} />;
+          case 'close':
+            return <CloseStep {...p} thread={step.thread} body={step.body} />;
+        }
+      }}
+    </StepStackView>
   );
 }

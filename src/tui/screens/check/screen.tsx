@@ -5,7 +5,6 @@
  * never sent from here (`pdesk check --write` does them). State: useCheck.ts; one component per step:
  * steps.tsx; text: format.ts.
  */
-import { Box } from 'ink';
 import { useKeys } from '../../keys/useKeys.js';
 import { StepStackView, useStepBack } from '../../steps.js';
 import type { ScreenProps } from '../types.js';
@@ -17,16 +16,14 @@ export function CheckScreen({ width, height }: ScreenProps) {
   useStepBack(c.stack);
   useKeys([{ keys: ['r'], label: 'run again', help: 'run the read-only suite again (Esc stops a run)', run: c.run }]);
   return (
-    <Box flexDirection="column" height={height} overflowY="hidden">
-      <StepStackView stack={c.stack} height={height}>
-        {(step, { active }) =>
-          step.kind === 'list' ? (
-            <ListStep c={c} width={width} height={height} active={active} />
-          ) : (
-            <DetailStep c={c} id={step.id} width={width} height={height} active={active} />
-          )
-        }
-      </StepStackView>
-    </Box>
+    <StepStackView stack={c.stack} height={height}>
+      {(step, { active }) =>
+        step.kind === 'list' ? (
+          <ListStep c={c} width={width} height={height} active={active} />
+        ) : (
+          <DetailStep c={c} id={step.id} width={width} height={height} active={active} />
+        )
+      }
+    </StepStackView>
   );
 }

@@ -24,7 +24,7 @@ import { clean } from '../../format.js';
 import { useJump } from '../../inspect/context.js';
 import { useRefState } from '../../keys/useRefState.js';
 import { idOf, quantityText } from './format.js';
-import { useStepStack } from '../../steps.js';
+import { confirmation, useStepStack } from '../../steps.js';
 import { useForm } from '../../hooks/useForm.js';
 
 /** A request to show or reorder, with its pharmacy as the list gave it. */
@@ -235,16 +235,12 @@ export function useMedReorder() {
     review(top.target, top.input, o.id, o);
   };
 
-  const unconfirm = () => {
-    stack.pop();
-    form.refocus();
-  };
+  const confirm = confirmation(stack, 'confirm', form);
 
   const place = async () => {
-    const top = stack.current();
-    if (top.kind !== 'confirm') return;
+    const top = confirm.take();
+    if (!top) return;
     const { target: t, order: o } = top;
-    unconfirm(); // the form is back while the request runs, and stays as typed (on the field to fix) if it is refused
     const r = await desk.run(`Ordering a reorder of ${clean(t.r.id)} (M3)`, (signal) => orderMedication(desk.client, o.body, { signal }), {
       sends: true,
     });
@@ -274,7 +270,7 @@ export function useMedReorder() {
     reorder: () => void reorder(),
     submit: (v: FormValues) => void submit(v),
     pick,
-    unconfirm,
+    unconfirm: confirm.back,
     place: () => void place(),
   };
 }

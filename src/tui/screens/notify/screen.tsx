@@ -3,7 +3,6 @@
  * practice system → portal) and keep this session's sent list (Enter shows what was sent and answered).
  * State: useNotify.ts; one component per step: steps.tsx; the sent list's rows: format.ts.
  */
-import { Box } from 'ink';
 import { StepStackView, useStepBack } from '../../steps.js';
 import type { ScreenProps } from '../types.js';
 import { ConfirmStep, DetailStep, ListStep } from './steps.js';
@@ -16,22 +15,20 @@ export function NotifyScreen({ width, height }: ScreenProps) {
   const s = useNotify();
   useStepBack(s.stack);
   return (
-    <Box flexDirection="column" height={height} overflowY="hidden">
-      <StepStackView stack={s.stack} height={height} inline={inline}>
-        {(step, { active, index }) => {
-          const p = { s, width, height, active };
-          switch (step.kind) {
-            case 'list':
-              return <ListStep {...p} editing={s.stack.top.kind === 'edit'} />;
-            case 'edit':
-              return null; // drawn by the list below it
-            case 'confirm':
-              return <ConfirmStep {...p} body={step.body} />;
-            case 'detail':
-              return <DetailStep {...p} sent={step.sent} key={index} />;
-          }
-        }}
-      </StepStackView>
-    </Box>
+    <StepStackView stack={s.stack} height={height} inline={inline}>
+      {(step, { active, index }) => {
+        const p = { s, width, height, active };
+        switch (step.kind) {
+          case 'list':
+            return <ListStep {...p} editing={s.stack.top.kind === 'edit'} />;
+          case 'edit':
+            return null; // drawn by the list below it
+          case 'confirm':
+            return <ConfirmStep {...p} body={step.body} />;
+          case 'detail':
+            return <DetailStep {...p} sent={step.sent} key={index} />;
+        }
+      }}
+    </StepStackView>
   );
 }

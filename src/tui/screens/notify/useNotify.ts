@@ -11,7 +11,7 @@ import type { Profile } from '../../../profiles/schema.js';
 import type { FormValues } from '../../components/Form.js';
 import { useDesk } from '../../desk.js';
 import { clean } from '../../format.js';
-import { useStepStack } from '../../steps.js';
+import { confirmation, useStepStack } from '../../steps.js';
 import { useForm } from '../../hooks/useForm.js';
 
 export interface SentNotification {
@@ -71,16 +71,11 @@ export function useNotify() {
     }
   };
 
-  const unconfirm = () => {
-    stack.pop();
-    form.refocus();
-  };
+  const confirm = confirmation(stack, 'confirm', form);
 
   const send = async () => {
-    const top = stack.current();
-    if (top.kind !== 'confirm') return;
-    const body = top.body;
-    unconfirm(); // the form is back while it is sent, and stays as typed if it is refused
+    const body = confirm.take()?.body;
+    if (!body) return;
     const email = notificationEmail(body);
     const r = await desk.run(`Sending the notification to ${email} (C5)`, (signal) => sendNotification(desk.client, body, { signal }), {
       sends: true,
@@ -121,7 +116,7 @@ export function useNotify() {
       stack.push({ kind: 'edit' });
     },
     review,
-    unconfirm,
+    unconfirm: confirm.back,
     send: () => void send(),
     show: (s: SentNotification) => stack.push({ kind: 'detail', sent: s }),
   };

@@ -4,7 +4,7 @@
  * one step back. State and loaders: useSlotBooking.ts; one component per step: steps.tsx; the slot list:
  * slot-list.tsx.
  */
-import { Box, Text } from 'ink';
+import { Text } from 'ink';
 import { clean, fit } from '../../format.js';
 import { type SlotBooking, type SlotStep, useSlotBooking } from './useSlotBooking.js';
 import { useKeys } from '../../keys/useKeys.js';
@@ -37,7 +37,7 @@ export function SlotsScreen({ width, height }: ScreenProps) {
   });
   const h = height - 1;
   return (
-    <Box flexDirection="column" height={height} overflowY="hidden">
+    <>
       <Text color="cyan" wrap="truncate">
         {fit(crumbs(s), width)}
       </Text>
@@ -64,6 +64,6 @@ export function SlotsScreen({ width, height }: ScreenProps) {
           }
         }}
       </StepStackView>
-    </Box>
+    </>
   );
 }

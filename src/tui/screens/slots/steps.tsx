@@ -18,8 +18,8 @@ import {
   RANGE_FIELDS,
   type SlotBooking,
   categoryToken,
-  slotIsPast,
 } from './useSlotBooking.js';
+import { slotIsPast } from './booking.js';
 import { useKeys } from '../../keys/useKeys.js';
 import type { StepViewProps } from '../../steps.js';
 import { SlotList, slotLine } from './slot-list.js';

@@ -7,18 +7,14 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   type TypeRow,
-  bookingFromSlot,
-  buildAppointment,
   createAppointment,
   getAppointmentTypes,
   listPractitionerRoles,
   searchSchedules,
   searchSlots,
-  slotIsPast,
   slotPractitioner,
   utcParts,
 } from '../../../core/api/appointments.js';
-import { parseDay } from '../../../core/dates.js';
 import { referenceLabel, roleName, roleSpecialities } from '../../../core/labels.js';
 import { FieldError, HttpError } from '../../../core/errors.js';
 import type { AppointmentCreate, PractitionerRole, Schedule, Slot } from '../../../core/schemas/appointment.js';
@@ -26,8 +22,9 @@ import { parseToken } from '../../../core/tokens.js';
 import type { FormValues } from '../../components/Form.js';
 import { useDesk } from '../../desk.js';
 import { clean } from '../../format.js';
-import { useStepStack } from '../../steps.js';
+import { confirmation, useStepStack } from '../../steps.js';
 import { useForm } from '../../hooks/useForm.js';
+import { BOOKING_STATUSES, bookingBody, dateRange, pastSlotProblem, slotSearch } from './booking.js';
 
 export interface Category {
   system?: string;
@@ -60,16 +57,13 @@ export const RANGE_FIELDS = [
 export const BOOKING_FIELDS = [
   { name: 'patient', label: 'Patient', placeholder: 'id or Patient/<id>, e.g. pat-1' },
   { name: 'comment', label: 'Comment', placeholder: 'free text' },
-  { name: 'status', label: 'Status', kind: 'choice' as const, options: ['booked', 'proposed'] },
+  { name: 'status', label: 'Status', kind: 'choice' as const, options: BOOKING_STATUSES },
 ];
 
 export const SLOT_LIMIT = 20_000;
 
 /** `system|code` (A3, A4) of a category. */
 export const categoryToken = (c: Category) => (c.system ? `${c.system}|${c.code}` : c.code);
-
-/** A slot that has begun cannot be booked any more: the core's rule, which `slots list` and `appointments book` follow too. */
-export { slotIsPast };
 
 export interface SlotBookingOptions {
   /** The clock (tests). */
@@ -94,7 +88,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
   const [loadedAt, setLoadedAt] = useState<{ categories?: Date; category?: Date; slots?: Date }>({});
   const other = useForm(OTHER_FIELDS, { category: '' });
   const range = useForm(RANGE_FIELDS, { from: 'today', to: '+6d' });
-  const booking = useForm(BOOKING_FIELDS, { patient: '', comment: '', status: 'booked' });
+  const booking = useForm(BOOKING_FIELDS, { patient: '', comment: '', status: BOOKING_STATUSES[0] });
 
   /** Categories offered: those the practice's schedules carry (best effort: a server may want a filter). */
   const loadCategories = useCallback(async () => {
@@ -156,13 +150,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
       (signal) =>
         searchSlots(
           client,
-          {
-            serviceCategory: categoryToken(c),
-            from,
-            to,
-            schedule: profile.appointmentApi === '2.0.0' ? ch.schedule?.id : undefined,
-            practitioners: profile.appointmentApi === '1.0.0' && ch.practitionerId ? [ch.practitionerId] : undefined,
-          },
+          slotSearch(profile, { serviceCategory: categoryToken(c), from, to, schedule: ch.schedule?.id, practitioner: ch.practitionerId }),
           { signal, limit: SLOT_LIMIT },
         ),
       quiet ? { quiet } : { okText: (v) => `${v.length} slot${v.length === 1 ? '' : 's'} from ${from} to ${to}.` },
@@ -177,23 +165,18 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
   };
 
   const submitRange = (v: FormValues) => {
-    let from: string;
-    let to: string;
+    let days: { from: string; to: string };
     try {
-      from = parseDay(v.from ?? '', 'from');
-      to = parseDay(v.to ?? '', 'to');
-      if (from > to) throw new FieldError('from', `(${from}) is after {to} (${to})`);
+      days = dateRange(v);
     } catch (e) {
       return range.fail(e);
     }
-    if (category && choice) void search(category, choice, from, to);
+    if (category && choice) void search(category, choice, days.from, days.to);
   };
 
   const openSlot = (s: Slot) => {
-    if (slotIsPast(s, now())) {
-      const at = utcParts(s.start);
-      return desk.error(`Slot ${clean(s.id)} started at ${at.day} ${at.time} UTC: it is in the past and cannot be booked.`);
-    }
+    const past = pastSlotProblem(s, now());
+    if (past) return desk.error(past);
     booking.set((b) => ({ ...b, comment: b.comment || (type?.display ?? type?.code ?? '') }));
     booking.restart();
     stack.push({ kind: 'book', slot: s });
@@ -203,31 +186,19 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     const top = stack.current();
     if (top.kind !== 'book') return;
     try {
-      const body = buildAppointment(profile, {
-        ...bookingFromSlot(top.slot),
-        patient: v.patient ?? '',
-        comment: v.comment ?? '',
-        status: v.status === 'proposed' ? 'proposed' : 'booked',
-      });
-      stack.push({ kind: 'confirm', slot: top.slot, body });
+      stack.push({ kind: 'confirm', slot: top.slot, body: bookingBody(profile, top.slot, v) });
     } catch (e) {
       booking.fail(e);
     }
   };
 
-  /** `n` at the confirmation: back to the form, on the field to fix. */
-  const unconfirm = () => {
-    stack.pop();
-    booking.refocus();
-  };
+  const confirm = confirmation(stack, 'confirm', booking);
 
   const book = async () => {
-    const top = stack.current();
-    if (top.kind !== 'confirm') return;
+    // The form cannot be sent again while the request runs (Form waits for desk.running()).
+    const top = confirm.take();
+    if (!top) return;
     const { slot, body } = top;
-    // The form is back (on the field to fix, should it be refused) while the request runs; it cannot be sent
-    // again meanwhile (Form waits for desk.running()).
-    unconfirm();
     const r = await desk.run('Booking (A6)', (signal) => createAppointment(client, body, { signal }), { sends: true });
     if (!r.ok) {
       // Someone else has the slot: the list is read again so it no longer offers it (the form stays as typed).
@@ -307,7 +278,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     submitRange,
     openSlot,
     review,
-    unconfirm,
+    unconfirm: confirm.back,
     book: () => void book(),
     refresh,
   };

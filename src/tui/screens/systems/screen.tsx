@@ -5,8 +5,6 @@
  * error; the selected profile in full below. Refreshed in the background every 30 s and on `r`; Enter switches
  * the desk to that profile. State: useSystems.ts; its one step: steps.tsx; text: format.ts.
  */
-import { Box } from 'ink';
-import { useKeys } from '../../keys/useKeys.js';
 import { StepStackView, useStepBack } from '../../steps.js';
 import type { ScreenProps } from '../types.js';
 import { ListStep } from './steps.js';
@@ -15,12 +13,9 @@ import { useSystems } from './useSystems.js';
 export function SystemsScreen({ width, height }: ScreenProps) {
   const s = useSystems();
   useStepBack(s.stack);
-  useKeys([{ keys: ['r'], label: 'refresh', help: 'probe every profile again now (also every 30 s)', run: s.refresh }]);
   return (
-    <Box flexDirection="column" height={height} overflowY="hidden">
-      <StepStackView stack={s.stack} height={height}>
-        {(_step, { active }) => <ListStep s={s} width={width} height={height} active={active} />}
-      </StepStackView>
-    </Box>
+    <StepStackView stack={s.stack} height={height}>
+      {(_step, { active }) => <ListStep s={s} width={width} height={height} active={active} />}
+    </StepStackView>
   );
 }

@@ -9,6 +9,7 @@ import { redactProfile } from '../../../profiles/redact.js';
 import { ListView } from '../../components/ListView.js';
 import { useDesk } from '../../desk.js';
 import { fit } from '../../format.js';
+import { useKeys } from '../../keys/useKeys.js';
 import type { StepViewProps } from '../../steps.js';
 import { SYSTEM_COLUMNS, detailLines, systemsLayout } from './format.js';
 import type { Systems } from './useSystems.js';
@@ -28,6 +29,7 @@ const rawOf = (s: SystemStatus) => ({
 
 export function ListStep({ s, width, height, active }: StepProps) {
   const desk = useDesk();
+  useKeys([{ keys: ['r'], label: 'refresh', help: 'probe every profile again now (also every 30 s)', run: s.refresh }], { active });
   const names = useMemo(() => s.statuses.map((x) => x.name), [s.statuses]);
   const layout = useMemo(() => systemsLayout(width - 2, names), [width, names]);
   const latest = s.statuses.reduce<string | undefined>(

@@ -95,8 +95,8 @@ export function useSystems(): Systems {
     };
   }, [dir, settings.probeTimeoutMs, settings.systemsRefreshS, refresh]);
 
-  // The desk's own profile probed here: the header's connection light says what the probe found (it stayed
-  // "not checked" beside a row that said ok).
+  // The desk's own profile probed here: the header's connection light says what the probe found, so it
+  // never reads "not checked" beside a row that says ok.
   const seenProbe = useRef<string | undefined>(undefined);
   const own = statuses.find((x) => x.name === desk.profile.name)?.practice;
   useEffect(() => {
