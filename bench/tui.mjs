@@ -74,8 +74,9 @@ const SLOTS_HARNESS = `
         import React from 'react';
         import { useInput } from 'ink';
         import { render } from 'ink-testing-library';
-        import { KeyRouterProvider, useKeyRouterState } from './src/tui/keys.js';
-        import { SlotList } from './src/tui/screens/slots.js';
+        import { KeyRouterProvider } from './src/tui/keys/router.js';
+        import { useKeyRouterState } from './src/tui/keys/useKeyRouterState.js';
+        import { SlotList } from './src/tui/screens/slots/slot-list.js';
         function Host({ children }) {
           const { router, version } = useKeyRouterState(() => undefined);
           useInput((i, k) => router.dispatch(i, k));

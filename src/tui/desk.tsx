@@ -19,7 +19,7 @@ import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { type Profile, isProduction } from '../profiles/schema.js';
 import { TypedConfirmation } from './components/Confirm.js';
-import { useKeys } from './keys.js';
+import { useKeys } from './keys/useKeys.js';
 
 export type Connection = 'unknown' | 'online' | 'offline';
 export type StatusKind = 'info' | 'ok' | 'error';

@@ -15,7 +15,8 @@
 import { Box } from 'ink';
 import type React from 'react';
 import { useMemo } from 'react';
-import { useKeys, useRefState } from './keys.js';
+import { useKeys } from './keys/useKeys.js';
+import { useRefState } from './keys/useRefState.js';
 
 export interface StepStack<S> {
   /** The steps, root first (as of the last render). */
@@ -81,6 +82,39 @@ export function useStepStack<S>(root: S): StepStack<S> {
  */
 export function useStepBack<S>(stack: StepStack<S>, o: { active?: boolean } = {}): void {
   useKeys([{ keys: ['esc'], label: stack.steps.length > 1 ? 'back' : undefined, help: 'one step back', run: () => stack.pop() }], o);
+}
+
+/**
+ * A write's confirmation step (`kind`) on the stack above its form (screens/types.ts): `back()` on n pops to the
+ * form and puts the cursor on the field to fix; `take()` on y does the same and hands over the confirmation to
+ * send (undefined when it is not on top), so the form is back, as typed, while the request runs.
+ */
+export function confirmation<S extends { kind: string }, K extends S['kind']>(
+  stack: StepStack<S>,
+  kind: K,
+  form: { refocus(): void },
+): { back(): void; take(): Extract<S, { kind: K }> | undefined } {
+  const back = () => {
+    stack.pop();
+    form.refocus();
+  };
+  return {
+    back,
+    take: () => {
+      const top = stack.current();
+      if (top.kind !== kind) return undefined;
+      back();
+      return top as Extract<S, { kind: K }>;
+    },
+  };
+}
+
+/** What every step component of a screen gets besides its screen's hook (screens/<name>/steps.tsx). */
+export interface StepViewProps {
+  width: number;
+  height: number;
+  /** True for the top step only: only it takes keys. */
+  active: boolean;
 }
 
 export interface StepStackViewProps<S> {

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { Root, hintText } from '../../src/tui/app.js';
+import { Root } from '../../src/tui/app.js';
+import { hintText } from '../../src/tui/shell/HintLine.js';
 import { type Desk, KEY, lines, openDesk, tick } from './harness.js';
 
 let desk: Desk | undefined;

@@ -9,7 +9,8 @@ import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { TypedConfirmation } from '../../src/tui/components/Confirm.js';
 import { type Desk, DeskProvider, type WriteQuestion, errorText, useDesk, useWriteQuestion } from '../../src/tui/desk.js';
-import { KeyRouterProvider, useKeyRouterState } from '../../src/tui/keys.js';
+import { KeyRouterProvider } from '../../src/tui/keys/router.js';
+import { useKeyRouterState } from '../../src/tui/keys/useKeyRouterState.js';
 import { stubServer } from '../helpers/http.js';
 import { renderHook } from './hook-harness.js';
 

@@ -17,7 +17,10 @@ import { Profile, type ProfileInput } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { Root, type RootProps } from '../../src/tui/app.js';
-import { KeyFeedSync, KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
+import { KeyFeedSync } from '../../src/tui/keys/KeyFeedSync.js';
+import { KeyRouterProvider } from '../../src/tui/keys/router.js';
+import { useKeyFeed } from '../../src/tui/keys/useKeyFeed.js';
+import { useKeyRouterState } from '../../src/tui/keys/useKeyRouterState.js';
 import type { ScreenId } from '../../src/tui/screens/types.js';
 
 export const KEY = {

@@ -13,8 +13,11 @@ import type { OpId } from '../../src/core/ops.js';
 import { Profile } from '../../src/profiles/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { DeskProvider, type DeskStatus, useDeskStatus } from '../../src/tui/desk.js';
-import { KeyFeedSync, KeyRouterProvider, useKeyFeed, useKeyRouterState } from '../../src/tui/keys.js';
-import { type TuiOptions, TuiOptionsContext } from '../../src/tui/options.js';
+import { KeyFeedSync } from '../../src/tui/keys/KeyFeedSync.js';
+import { KeyRouterProvider } from '../../src/tui/keys/router.js';
+import { useKeyFeed } from '../../src/tui/keys/useKeyFeed.js';
+import { useKeyRouterState } from '../../src/tui/keys/useKeyRouterState.js';
+import { type TuiSettings, TuiSettingsContext } from '../../src/tui/settings.js';
 
 /**
  * An answer: a body (status 200, or 201 for a write), or a function of the call returning one (or a
@@ -62,7 +65,7 @@ export interface HookOptions {
   answers?: Partial<Record<OpId, Answer>>;
   configDir?: string;
   /** The TUI's settings (the saved profiles for the Systems screen, probe deadlines). */
-  options?: TuiOptions;
+  options?: TuiSettings;
 }
 
 export interface RenderedHook<T> {
@@ -92,7 +95,7 @@ function Probe({ useHook, box }: ProbeProps) {
 }
 
 function HookHost(
-  p: ProbeProps & { profile: Profile; client: PdeskClient; configDir?: string; options?: TuiOptions; children?: React.ReactNode },
+  p: ProbeProps & { profile: Profile; client: PdeskClient; configDir?: string; options?: TuiSettings; children?: React.ReactNode },
 ) {
   const { router, version } = useKeyRouterState(() => undefined);
   // Keys typed into the fake terminal reach the router, as in the App.
@@ -101,7 +104,7 @@ function HookHost(
   return (
     <KeyRouterProvider router={router} version={version}>
       <KeyFeedSync feed={feed} />
-      <TuiOptionsContext.Provider value={p.options ?? {}}>
+      <TuiSettingsContext.Provider value={p.options ?? {}}>
         <DeskProvider profile={p.profile} makeClient={() => p.client} configDir={p.configDir}>
           {() => (
             <>
@@ -110,7 +113,7 @@ function HookHost(
             </>
           )}
         </DeskProvider>
-      </TuiOptionsContext.Provider>
+      </TuiSettingsContext.Provider>
     </KeyRouterProvider>
   );
 }

@@ -1,6 +1,6 @@
 /** The step stack every screen keeps its steps in (src/tui/steps.tsx). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { stackOps, useStepStack } from '../../src/tui/steps.js';
+import { confirmation, stackOps, useStepStack } from '../../src/tui/steps.js';
 import { type RenderedHook, renderHook } from './hook-harness.js';
 
 type Step = { kind: 'list' } | { kind: 'detail'; id: string } | { kind: 'form' } | { kind: 'confirm' };
@@ -39,5 +39,26 @@ describe('useStepStack', () => {
     s.reset({ kind: 'list' });
     s.push({ kind: 'detail', id: 'b' });
     await h.until(() => expect(h!.current.steps).toEqual([{ kind: 'list' }, { kind: 'detail', id: 'b' }]));
+  });
+});
+
+describe('confirmation', () => {
+  let h: RenderedHook<ReturnType<typeof useStepStack<Step>>> | undefined;
+  afterEach(() => h?.unmount());
+
+  it('n goes back to the form and to the field to fix; y takes the confirmation only when it is on top', () => {
+    h = renderHook(() => useStepStack<Step>({ kind: 'list' }));
+    const s = h.current;
+    let refocused = 0;
+    const c = confirmation(s, 'confirm', { refocus: () => refocused++ });
+    s.push({ kind: 'form' });
+    expect(c.take()).toBeUndefined();
+    expect(s.current().kind).toBe('form');
+    s.push({ kind: 'confirm' });
+    c.back();
+    expect([s.current().kind, refocused]).toEqual(['form', 1]);
+    s.push({ kind: 'confirm' });
+    expect(c.take()).toEqual({ kind: 'confirm' });
+    expect([s.current().kind, refocused]).toEqual(['form', 2]);
   });
 });

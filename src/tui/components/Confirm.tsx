@@ -9,7 +9,8 @@
 import { Box, Text } from 'ink';
 import { createContext, useContext, useState } from 'react';
 import { fit, wrap } from '../format.js';
-import { useKeys, useRefState } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
+import { useRefState } from '../keys/useRefState.js';
 import { EDIT_KEYS, type LineState, editLine, lineView } from './line-editor.js';
 
 /**

@@ -9,7 +9,8 @@ import type React from 'react';
 import { useRef } from 'react';
 import { useDesk } from '../desk.js';
 import { fit } from '../format.js';
-import { useKeys, useRefState } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
+import { useRefState } from '../keys/useRefState.js';
 import { EDIT_KEYS, editLine, lineView } from './line-editor.js';
 
 export interface FormField {

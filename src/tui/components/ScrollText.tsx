@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { fit } from '../format.js';
-import { useKeys } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
 
 export function ScrollText(p: { title: string; lines: readonly string[]; width: number; height: number; active?: boolean }) {
   const [top, setTop] = useState(0);

@@ -4,7 +4,7 @@
  * (delete word). Pure: returns the next state, or undefined when the key is not an editing key.
  */
 import type { Key } from 'ink';
-import { isText, keyNames } from '../keys.js';
+import { isText, keyNames } from '../keys/names.js';
 
 export interface LineState {
   value: string;

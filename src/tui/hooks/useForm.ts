@@ -12,7 +12,7 @@ import { useMemo, useRef, useState } from 'react';
 import type { FocusRequest, FormValues } from '../components/Form.js';
 import { useDesk } from '../desk.js';
 import { type FieldLabel, formProblem } from '../field-errors.js';
-import { useRefState } from '../keys.js';
+import { useRefState } from '../keys/useRefState.js';
 
 export interface FormModel {
   /** Props for `<Form>`: values, onChange, focusRequest. */

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { writeJsonExport } from '../../core/export.js';
 import { useDesk } from '../desk.js';
 import { clean, fit, type Seg, sliceSegs } from '../format.js';
-import { useKeys } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
 import type { RawItem } from './context.js';
 import { colorLine, rawLines } from './json.js';
 

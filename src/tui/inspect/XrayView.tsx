@@ -10,7 +10,7 @@ import { type Xray, type XrayNode, xrayAppointment, xrayMedication, xrayThread }
 import { ListView } from '../components/ListView.js';
 import { useDesk } from '../desk.js';
 import { clean, fit, type Seg } from '../format.js';
-import { useKeys } from '../keys.js';
+import { useKeys } from '../keys/useKeys.js';
 import { type Inspect, type RawItem, type XraySubject, useInspectKeys } from './context.js';
 
 const MARK: Record<XrayNode['state'], Seg> = {

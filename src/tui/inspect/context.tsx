@@ -14,7 +14,9 @@ import { createContext, useCallback, useContext, useEffect, useLayoutEffect, use
 import type { XrayJump } from '../../core/xray/model.js';
 import type { Appointment } from '../../core/schemas/appointment.js';
 import type { MedicationRequest, MedicationRow } from '../../core/schemas/medication.js';
-import { ScopeContext, useKeys, useRefState } from '../keys.js';
+import { ScopeContext } from '../keys/router.js';
+import { useKeys } from '../keys/useKeys.js';
+import { useRefState } from '../keys/useRefState.js';
 import type { ScreenId } from '../screens/types.js';
 
 /** A resource to show raw: what it is, the value as received, and a base for the file name `w` writes. */

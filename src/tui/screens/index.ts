@@ -1,11 +1,11 @@
 /** The screens of the TUI, in tab order (keys 0–6). See types.ts for the contract. */
-import { AppointmentsScreen } from './appointments.js';
-import { ChatScreen } from './chat.js';
-import { CheckScreen } from './check.js';
-import { MedsScreen } from './meds.js';
-import { NotifyScreen } from './notify.js';
-import { SlotsScreen } from './slots.js';
-import { SystemsScreen } from './systems.js';
+import { AppointmentsScreen } from './appointments/screen.js';
+import { ChatScreen } from './chat/screen.js';
+import { CheckScreen } from './check/screen.js';
+import { MedsScreen } from './meds/screen.js';
+import { NotifyScreen } from './notify/screen.js';
+import { SlotsScreen } from './slots/screen.js';
+import { SystemsScreen } from './systems/screen.js';
 import type { Screen, ScreenId } from './types.js';
 
 export const SCREENS: readonly Screen[] = [

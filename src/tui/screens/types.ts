@@ -2,9 +2,10 @@
  * The screen contract of the pdesk TUI. Read this before writing a screen.
  *
  * ## What a screen is
- * A `Screen` (below) is registered in `screens/index.ts`: an id, the digit key that opens it (`0`–`6`), the
- * palette command (`:slots`), a title and a React component getting `ScreenProps` ({width, height}). The
- * App draws the header (profile, environment — production in red —, appointment API version, connection),
+ * A screen lives in its folder, `screens/<name>/` (below). Its `Screen` (below) is registered in
+ * `screens/index.ts`: an id, the digit key that opens it (`0`–`6`), the palette command (`:slots`), a title and
+ * a React component getting `ScreenProps` ({width, height}). The App (app.tsx, its parts in shell/) draws the
+ * header (profile, environment — production in red —, appointment API version, connection),
  * the tab line, the status line and the key-hint line; the screen draws exactly `height` lines of at most
  * `width` columns in between (use `<Box height={height} overflowY="hidden">` and `wrap="truncate"` Text; never
  * let a line wrap: the frame must stay ≤ rows − 1 lines or Ink flickers). Prefer `overflowY` to `overflow`:
@@ -35,7 +36,7 @@
  * and gone once the operator has left it. `desk.profile` is the
  * profile; `desk.receiver` / `desk.sandbox` say whether a push receiver / sandbox runs in-process.
  *
- * ## Keys: `useKeys(bindings, {layer, capture, active})` (keys.tsx)
+ * ## Keys: `useKeys(bindings, {layer, capture, active})` (keys/useKeys.ts; the router: keys/router.tsx)
  * The App owns the only Ink `useInput` and routes each key to registered bindings, highest layer first:
  * `modal` (help, palette, Confirm) > `busy` (Esc abandons a running request) > `input` (forms, the list
  * filter) > `screen` (your keys, list movement) > `global` (0–6 : ? q Esc). A binding is
@@ -48,25 +49,30 @@
  *
  * Keys can arrive faster than Ink renders (it renders a state change in a later tick, and passive effects
  * run later still): a handler must not read state from its render closure when a previous key may have
- * changed it. Keep such state in `useRefState` (keys.tsx) and read `ref.current` in handlers; anything a
+ * changed it. Keep such state in `useRefState` (keys/useRefState.ts) and read `ref.current` in handlers; anything a
  * handler needs from a child (e.g. ListView's `onSelect`) is delivered in a layout effect.
  *
- * ## Steps, hooks and step components
+ * ## A screen's folder: its hook, its steps, its component
  * A screen is a stack of steps (steps.tsx), as k9s keeps its pages: the root step is the screen's list;
- * opening something pushes a step (`{kind: 'detail', id}`), Esc pops it. Split a screen in three:
- * - a hook in `hooks/use<Thing>.ts` holding the state, the loaders and the transitions: it owns the stack
- *   (`useStepStack<Step>({kind: 'list'})`), the forms (`useForm(FIELDS, initial)`: values, errors in the
- *   form's words, where the cursor goes) and the calls (desk.run); it draws nothing, and is tested with
- *   test/tui/hook-harness.tsx on canned answers (no sandbox);
- * - one small component per step, drawing what the hook holds and calling its actions; it binds the keys of
- *   its step with `useKeys(…, {active})` (`active` is true for the top step only);
- * - the screen component: `useStepBack(hook.stack)` (Esc pops; at the root it passes on, and the App goes
- *   back to the previous screen) and `<StepStackView stack={…}>{(step, {active}) => <TheStep …/>}</…>`, which
- *   keeps the steps below the top mounted and hidden (a list keeps its filter and selection under a form).
+ * opening something pushes a step (`{kind: 'detail', id}`), Esc pops it. `screens/<name>/` holds three parts:
+ * - `use<Thing>.ts`, the hook holding the state, the loaders and the transitions: it owns the stack
+ *   (`useStepStack<Step>({kind: 'list'})`), the forms (`useForm(FIELDS, initial)` from src/tui/hooks/: values,
+ *   errors in the form's words, where the cursor goes) and the calls (desk.run); it draws nothing, and is
+ *   tested with test/tui/hook-harness.tsx on canned answers (no sandbox);
+ * - `steps.tsx`, one small component per step (props: `StepViewProps` and the hook's result), drawing what the
+ *   hook holds and calling its actions; it binds the keys of its step with `useKeys(…, {active})` (`active` is
+ *   true for the top step only);
+ * - `screen.tsx`, the screen component: `useStepBack(hook.stack)` (Esc pops; at the root it passes on, and the
+ *   App goes back to the previous screen), the keys of the whole screen, and `<StepStackView stack={…}>{(step,
+ *   {active}) => <TheStep …/>}</…>`, which keeps the steps below the top mounted and hidden (a list keeps its
+ *   filter and selection under a form).
+ * Beside them, what only that screen uses: its rows' text (`format.ts`), its rules (`slots/booking.ts`), more
+ * hooks (`chat/useChatWrites.ts`). A hook no one screen owns goes to src/tui/hooks/ (useForm, useThreadStore).
  * A write goes form → `push({kind: 'confirm', body})` → `y`: pop back to the form (`form.refocus()`), then
- * send; `n`: pop and `form.refocus()` (the cursor goes to the field to fix). A core builder's FieldError goes
- * to `form.fail(e)`, which words it with the form's labels (field-errors.ts) and moves the cursor there: name
- * form fields as core names them (`patient`, `from`, `recipient`).
+ * send; `n`: pop and `form.refocus()` (the cursor goes to the field to fix): `confirmation(stack, 'confirm',
+ * form)` (steps.tsx) does both. A core builder's FieldError goes to `form.fail(e)`, which words it with the
+ * form's labels (field-errors.ts) and moves the cursor there: name form fields as core names them (`patient`,
+ * `from`, `recipient`).
  *
  * ## Building blocks (components/)
  * - `ListView` — windowed list (only the visible rows are rendered; 10,000 rows are fine) with `/` filter,
@@ -82,8 +88,9 @@
  *
  * ## Tests
  * test/tui/ mirrors src/tui/. test/tui/harness.tsx renders the App against a real sandbox with a fixed size
- * and gives `press(keys)`, `frame()`, `waitFor(text)` (test/tui/screens/*.test.tsx); test/tui/hook-harness.tsx
- * renders a hook (test/tui/hooks/*.test.tsx) or a component with a client answering from canned resources.
+ * and gives `press(keys)`, `frame()`, `waitFor(text)` (test/tui/screens/<name>/screen.test.tsx);
+ * test/tui/hook-harness.tsx renders a hook (test/tui/screens/<name>/use<Thing>.test.tsx) or a component with a
+ * client answering from canned resources.
  */
 import type { ComponentType } from 'react';
 

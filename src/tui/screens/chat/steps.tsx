@@ -1,5 +1,5 @@
 /**
- * The steps of the Chat screen, one small component each: they draw what the hook (hooks/useChat.ts) holds and
+ * The steps of the Chat screen, one small component each: they draw what the hook (useChat.ts) holds and
  * call its actions. `active` is true for the top step only.
  */
 import { Box, Text } from 'ink';
@@ -14,8 +14,9 @@ import { Form } from '../../components/Form.js';
 import { ListView } from '../../components/ListView.js';
 import { useDesk } from '../../desk.js';
 import { clean, fit, jsonLines } from '../../format.js';
-import { COMPOSE_FIELDS, type Chat, NEW_FIELDS } from '../../hooks/useChat.js';
-import { useKeys } from '../../keys.js';
+import { COMPOSE_FIELDS, type Chat, NEW_FIELDS } from './useChat.js';
+import { useKeys } from '../../keys/useKeys.js';
+import type { StepViewProps } from '../../steps.js';
 import { useInspectKeys } from '../../inspect/context.js';
 import {
   MESSAGE_COLUMNS,
@@ -33,11 +34,8 @@ import {
 } from './format.js';
 import { partyLabel } from './reply.js';
 
-export interface StepProps {
+export interface StepProps extends StepViewProps {
   c: Chat;
-  width: number;
-  height: number;
-  active: boolean;
 }
 
 const refLabel = (r: { reference?: string; display?: string } | undefined) => referenceLabel(r) || '?';

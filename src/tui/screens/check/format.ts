@@ -4,7 +4,7 @@ import type { CheckResult } from '../../../core/check/model.js';
 import { sanitize } from '../../../core/sanitize.js';
 import type { SortColumn } from '../../components/sort.js';
 import { clean, type Seg, segColumns } from '../../format.js';
-import type { CheckRow } from '../../hooks/useCheck.js';
+import type { CheckRow } from './useCheck.js';
 
 const RESULT: Record<CheckResult['result'], Seg> = {
   pass: { text: '✓ pass', color: 'green' },

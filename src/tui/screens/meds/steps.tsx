@@ -1,5 +1,5 @@
 /**
- * The steps of the Meds screen, one small component each: they draw what the hook (hooks/useMedReorder.ts)
+ * The steps of the Meds screen, one small component each: they draw what the hook (useMedReorder.ts)
  * holds and call its actions. `active` is true for the top step only.
  */
 import { useMemo } from 'react';
@@ -11,8 +11,9 @@ import { Pane } from '../../components/Pane.js';
 import { noteTexts } from '../../../core/labels.js';
 import { useDesk } from '../../desk.js';
 import { clean, columns, jsonLines } from '../../format.js';
-import { type MedReorder, type Order, REORDER_FIELDS, type Target, periodLength } from '../../hooks/useMedReorder.js';
-import { useKeys } from '../../keys.js';
+import { type MedReorder, type Order, REORDER_FIELDS, type Target, periodLength } from './useMedReorder.js';
+import { useKeys } from '../../keys/useKeys.js';
+import type { StepViewProps } from '../../steps.js';
 import { useInspectKeys } from '../../inspect/context.js';
 import {
   MED_COLUMNS,
@@ -34,11 +35,8 @@ const rawRow = (row: MedicationRow) => ({
   name: `medication-${row.medicationRequest.id}`,
 });
 
-export interface StepProps {
+export interface StepProps extends StepViewProps {
   m: MedReorder;
-  width: number;
-  height: number;
-  active: boolean;
 }
 
 export function ListStep({ m, width, height, active }: StepProps) {

@@ -1,5 +1,5 @@
 /**
- * The steps of the Slots screen, one small component each: they draw what the hook (hooks/useSlotBooking.ts)
+ * The steps of the Slots screen, one small component each: they draw what the hook (useSlotBooking.ts)
  * holds and call its actions. `active` is true for the top step only.
  */
 import type { TypeRow } from '../../../core/api/appointments.js';
@@ -18,16 +18,14 @@ import {
   RANGE_FIELDS,
   type SlotBooking,
   categoryToken,
-  slotIsPast,
-} from '../../hooks/useSlotBooking.js';
-import { useKeys } from '../../keys.js';
+} from './useSlotBooking.js';
+import { slotIsPast } from './booking.js';
+import { useKeys } from '../../keys/useKeys.js';
+import type { StepViewProps } from '../../steps.js';
 import { SlotList, slotLine } from './slot-list.js';
 
-export interface StepProps {
+export interface StepProps extends StepViewProps {
   s: SlotBooking;
-  width: number;
-  height: number;
-  active: boolean;
 }
 
 const OTHER: Category = { code: '__other__', display: 'Other… type system|code' };
