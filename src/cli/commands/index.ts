@@ -1,26 +1,26 @@
 /** Every command group of cli.md, one file per noun. */
 import type { Command } from 'commander';
-import { apiCommand } from './api.js';
-import { auditCommand } from './audit.js';
-import { authCommand } from './auth.js';
-import { appointmentTypesCommand } from './appointment-types.js';
-import { appointmentsCommand } from './appointments.js';
-import { chatCommand } from './chat.js';
-import { completionCommand } from './completion.js';
-import { checkCommand } from './check.js';
-import { doctorCommand } from './doctor.js';
-import { listenCommand } from './listen.js';
-import { medicationsCommand } from './medications.js';
-import { notificationsCommand } from './notifications.js';
-import { pharmaciesCommand } from './pharmacies.js';
-import { profileCommand } from './profile.js';
-import { sandboxCommand } from './sandbox.js';
-import { practitionersCommand } from './practitioners.js';
-import { schedulesCommand } from './schedules.js';
-import { slotsCommand } from './slots.js';
-import { storeCommand } from './store.js';
-import { traceCommand } from './trace.js';
-import { tuiCommand } from './tui.js';
+import { apiCommand } from './api/api.js';
+import { auditCommand } from './audit/audit.js';
+import { authCommand } from './auth/status.js';
+import { appointmentTypesCommand } from './appointment-types/list.js';
+import { appointmentsCommand } from './appointments/book.js';
+import { chatCommand } from './chat/index.js';
+import { completionCommand } from './completion/index.js';
+import { checkCommand } from './check/check.js';
+import { doctorCommand } from './doctor/doctor.js';
+import { listenCommand } from './listen/listen.js';
+import { medicationsCommand } from './medications/order.js';
+import { notificationsCommand } from './notifications/bulk.js';
+import { pharmaciesCommand } from './pharmacies/search.js';
+import { profileCommand } from './profile/add.js';
+import { sandboxCommand } from './sandbox/sandbox.js';
+import { practitionersCommand } from './practitioners/list.js';
+import { schedulesCommand } from './schedules/list.js';
+import { slotsCommand } from './slots/list.js';
+import { storeCommand } from './store/status.js';
+import { traceCommand } from './trace/show.js';
+import { tuiCommand } from './tui/tui.js';
 
 /**
  * Every command group, by name: the name is the one its maker gives its Command (a test checks), so that a command

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { progressLine } from '../../../src/cli/commands/notifications.js';
+import { progressLine } from '../../../src/cli/commands/notifications/bulk.js';
 import { type Env, run as runPdesk, tempDir, withSandbox, writeProfiles } from '../../helpers/run.js';
 
 let env: Env;

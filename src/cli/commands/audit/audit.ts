@@ -4,10 +4,10 @@
  * torn last line (a crash mid-write) or an unreadable line is skipped with a warning on stderr.
  */
 import { Command } from 'commander';
-import type { AuditRecord } from '../../core/audit.js';
-import { action } from '../context.js';
-import { collectList } from '../options.js';
-import { examples } from '../help.js';
+import type { AuditRecord } from '../../../core/audit.js';
+import { action } from '../../context.js';
+import { collectList } from '../../options.js';
+import { examples } from '../../help.js';
 
 export function auditCommand(): Command {
   return new Command('audit')
@@ -17,8 +17,8 @@ export function auditCommand(): Command {
     .option('--op <id>', 'writes of these operations only, e.g. A6 (repeatable or a comma list)', collectList)
     .action(
       action(async (ctx, opts: { since?: string; op?: string[] }) => {
-        const { UsageError } = await import('../../core/errors.js');
-        const { OP_IDS } = await import('../../core/ops.js');
+        const { UsageError } = await import('../../../core/errors.js');
+        const { OP_IDS } = await import('../../../core/ops.js');
         const ops = (opts.op ?? []).map((v) => {
           const op = v.trim().toUpperCase();
           if (!(OP_IDS as readonly string[]).includes(op))
@@ -27,19 +27,19 @@ export function auditCommand(): Command {
         });
         let since: number | undefined;
         if (opts.since !== undefined) {
-          const { parseWhen } = await import('../../core/dates.js');
+          const { parseWhen } = await import('../../../core/dates.js');
           since = parseWhen(opts.since, 'since', ctx.now()).getTime();
         }
         const profile = await ctx.profile();
-        const { auditPath, readAudit } = await import('../../core/audit.js');
+        const { auditPath, readAudit } = await import('../../../core/audit.js');
         const path = auditPath(await ctx.configDir(), profile.name);
         const { records, warnings } = readAudit(path);
         for (const w of warnings) ctx.err(`pdesk: warning: ${w}`);
         const rows = records.filter(
           (r) => (since === undefined || Date.parse(r.at) >= since) && (!ops.length || (r.op !== undefined && ops.includes(r.op))),
         );
-        const { localTimeText } = await import('../../core/dates.js');
-        const { sanitize } = await import('../../core/sanitize.js');
+        const { localTimeText } = await import('../../../core/dates.js');
+        const { sanitize } = await import('../../../core/sanitize.js');
         ctx.emitList<AuditRecord>(rows, [
           { header: 'TIME', value: (r) => localTimeText(r.at, 'yyyy-MM-dd HH:mm:ss') },
           { header: 'USER', value: (r) => r.user },

@@ -1,8 +1,8 @@
 /** `pdesk appointment-types list` — A1 get bookable appointment types. */
 import { Command } from 'commander';
-import type { TypeRow } from '../../core/api/appointments.js';
-import { action } from '../context.js';
-import { examples } from '../help.js';
+import type { TypeRow } from '../../../core/api/appointments.js';
+import { action } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function appointmentTypesCommand(): Command {
   const cmd = new Command('appointment-types')
@@ -18,7 +18,7 @@ export function appointmentTypesCommand(): Command {
     .requiredOption('--service-category <code>', 'the service category the appointment types relate to')
     .action(
       action(async (ctx, opts: { serviceCategory: string }) => {
-        const { getAppointmentTypes } = await import('../../core/api/appointments.js');
+        const { getAppointmentTypes } = await import('../../../core/api/appointments.js');
         const rows = await getAppointmentTypes(await ctx.client(), opts.serviceCategory);
         ctx.emitList<TypeRow>(rows, [
           { header: 'CODE', value: (r) => r.code },

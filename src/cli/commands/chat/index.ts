@@ -4,11 +4,11 @@
  * recorded in the thread store after the server acknowledged it (2xx) and before success is printed.
  */
 import { Command } from 'commander';
-import type { ThreadMessage, ThreadStore, ThreadSummary } from '../../core/threads/index.js';
-import { referenceLabel } from '../../core/labels.js';
-import { readBody } from '../body.js';
-import { action, type Context } from '../context.js';
-import { examples } from '../help.js';
+import type { ThreadMessage, ThreadStore, ThreadSummary } from '../../../core/threads/index.js';
+import { referenceLabel } from '../../../core/labels.js';
+import { readBody } from '../../body.js';
+import { action, type Context } from '../../context.js';
+import { examples } from '../../help.js';
 
 interface MessageOptions {
   thread?: string;
@@ -28,7 +28,7 @@ const flag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCas
 /** The profile's thread store; warnings about skipped lines go to stderr. */
 async function threadStore(ctx: Context): Promise<ThreadStore> {
   const profile = await ctx.profile();
-  const { openThreadStore } = await import('../../core/threads/index.js');
+  const { openThreadStore } = await import('../../../core/threads/index.js');
   return openThreadStore(await ctx.configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
 }
 
@@ -42,7 +42,7 @@ async function writableStore(ctx: Context): Promise<ThreadStore> {
   try {
     await store.prepare();
   } catch (e) {
-    const { ConfigError } = await import('../../core/errors.js');
+    const { ConfigError } = await import('../../../core/errors.js');
     throw new ConfigError(
       `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent.`,
     );
@@ -60,11 +60,11 @@ async function withStore<T>(store: ThreadStore, fn: (store: ThreadStore) => Prom
 }
 
 async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions): Promise<void> {
-  const { UsageError } = await import('../../core/errors.js');
-  const api = await import('../../core/api/chat.js');
+  const { UsageError } = await import('../../../core/errors.js');
+  const api = await import('../../../core/api/chat.js');
   let body = readBody(ctx, 'Communication');
   if (body === undefined) {
-    const { requireOptions } = await import('../options.js');
+    const { requireOptions } = await import('../../options.js');
     requireOptions(REQUIRED.filter((k) => opts[k] === undefined).map(flag), '(or give a complete Communication with --body)');
     if (!opts.thread!.trim()) throw new UsageError('--thread must not be empty.');
     if (opts.id !== undefined && !opts.id.trim()) throw new UsageError('--id must not be empty.');
@@ -79,15 +79,15 @@ async function sendOrReply(ctx: Context, op: 'C1' | 'C3', opts: MessageOptions):
       id: opts.id,
     });
   }
-  const { parseBody, ChatCommunication } = await import('../../core/schemas/index.js');
+  const { parseBody, ChatCommunication } = await import('../../../core/schemas/index.js');
   body = parseBody(ChatCommunication, body); // a bad --body stops here: nothing sent, nothing created
   const client = await ctx.client();
   const store = await writableStore(ctx);
-  const { sendRecorded } = await import('../../core/threads/recorded.js');
+  const { sendRecorded } = await import('../../../core/threads/recorded.js');
   const res = await withStore(store, (st) => sendRecorded(client, st, op, body));
   const thread = res.thread;
-  const { statusLine } = await import('../../core/errors.js');
-  const { emitCreated } = await import('../created.js');
+  const { statusLine } = await import('../../../core/errors.js');
+  const { emitCreated } = await import('../../created.js');
   // res.message.id is the server's id (decisions.md §16), as the thread store records it.
   emitCreated(
     ctx,
@@ -184,20 +184,20 @@ export function chatCommand(): Command {
     .option('--body <file|->', 'a complete read marker (JSON Patch) to send as is after validation')
     .action(
       action(async (ctx, communicationId: string, opts: { at?: string }) => {
-        const { UsageError } = await import('../../core/errors.js');
+        const { UsageError } = await import('../../../core/errors.js');
         if (!communicationId.trim()) throw new UsageError('<communicationId> must not be empty.');
-        const api = await import('../../core/api/chat.js');
+        const api = await import('../../../core/api/chat.js');
         let body = readBody(ctx, 'read marker');
         if (body === undefined) {
-          const { parseWhen } = await import('../../core/dates.js');
+          const { parseWhen } = await import('../../../core/dates.js');
           body = api.buildReadMarker(await ctx.profile(), opts.at === undefined ? ctx.now() : parseWhen(opts.at, 'at', ctx.now()));
         }
-        const { parseBody, ReadMarker } = await import('../../core/schemas/index.js');
+        const { parseBody, ReadMarker } = await import('../../../core/schemas/index.js');
         body = parseBody(ReadMarker, body);
         const client = await ctx.client();
         const store = await writableStore(ctx);
-        const { markReadRecorded } = await import('../../core/threads/recorded.js');
-        const { readAtOf } = await import('../../core/threads/index.js');
+        const { markReadRecorded } = await import('../../../core/threads/recorded.js');
+        const { readAtOf } = await import('../../../core/threads/index.js');
         const res = await withStore(store, (st) => markReadRecorded(client, st, communicationId, body));
         ctx.emitWrite(res.status, res.body, () => `Marked ${communicationId} as read at ${readAtOf(res.marker)}.`);
       }),
@@ -211,16 +211,16 @@ export function chatCommand(): Command {
     .option('--body <file|->', 'a complete Encounter to send as is after validation')
     .action(
       action(async (ctx, encounterId: string) => {
-        const { UsageError } = await import('../../core/errors.js');
+        const { UsageError } = await import('../../../core/errors.js');
         if (!encounterId.trim()) throw new UsageError('<encounterId> must not be empty.');
-        const api = await import('../../core/api/chat.js');
+        const api = await import('../../../core/api/chat.js');
         let body = readBody(ctx, 'Encounter');
         if (body !== undefined) {
           const id = (body as { id?: unknown })?.id;
           if (id !== undefined && String(id) !== encounterId)
             throw new UsageError(`The --body Encounter has id "${String(id)}", not the <encounterId> "${encounterId}".`);
-          const { parseBody, EncounterClose, EncounterFinished } = await import('../../core/schemas/index.js');
-          const { dialectOf } = await import('../../core/api/dialect.js');
+          const { parseBody, EncounterClose, EncounterFinished } = await import('../../../core/schemas/index.js');
+          const { dialectOf } = await import('../../../core/api/dialect.js');
           body = parseBody(dialectOf(await ctx.profile()) === 'r4' ? EncounterFinished : EncounterClose, body);
         } else {
           // Built by the profile's dialect (decisions.md §16): under r4 the Encounter is read first and kept whole.
@@ -228,7 +228,7 @@ export function chatCommand(): Command {
         }
         const client = await ctx.client();
         const store = await writableStore(ctx);
-        const { closeRecorded } = await import('../../core/threads/recorded.js');
+        const { closeRecorded } = await import('../../../core/threads/recorded.js');
         const res = await withStore(store, (st) => closeRecorded(client, st, encounterId, body));
         ctx.emitWrite(res.status, res.body, () => `Closed chat ${encounterId}.`);
       }),
@@ -242,7 +242,7 @@ export function chatCommand(): Command {
       action(async (ctx) => {
         const store = await threadStore(ctx);
         const view = await store.load();
-        const { localTimeText: localTime } = await import('../../core/dates.js');
+        const { localTimeText: localTime } = await import('../../../core/dates.js');
         ctx.emitList<ThreadSummary>(view.threads, [
           { header: 'THREAD', value: (t) => t.thread },
           { header: 'STATUS', value: (t) => t.status },
@@ -265,7 +265,7 @@ export function chatCommand(): Command {
         const view = await store.load();
         const messages = view.messages(encounterId);
         if (!messages) {
-          const { UsageError } = await import('../../core/errors.js');
+          const { UsageError } = await import('../../../core/errors.js');
           const known = view.threads.slice(0, 5).map((t) => t.thread);
           throw new UsageError(`There is no thread "${encounterId}" in the local store.`, [
             `store: ${store.path}`,
@@ -276,10 +276,10 @@ export function chatCommand(): Command {
         }
         if (ctx.format === 'table') {
           const s = view.summary(encounterId)!;
-          const { sanitize } = await import('../../core/sanitize.js');
+          const { sanitize } = await import('../../../core/sanitize.js');
           ctx.out(sanitize(`Thread ${encounterId}: ${s.status}, ${s.messages} message${s.messages === 1 ? '' : 's'}, ${s.unread} unread`));
         }
-        const { localTimeText: localTime } = await import('../../core/dates.js');
+        const { localTimeText: localTime } = await import('../../../core/dates.js');
         ctx.emitList<ThreadMessage>(messages, [
           { header: 'TIME', value: (m) => localTime(m.at) },
           { header: 'DIRECTION', value: (m) => `${m.from} → ${m.to}` },

@@ -4,12 +4,12 @@
  * anything twice (src/core/bulk/notifications.ts).
  */
 import { Command } from 'commander';
-import type { BulkCounters, BulkSend, BulkSummary } from '../../core/bulk/notifications.js';
-import type { RateState } from '../../core/bulk/rate.js';
-import { readBody } from '../body.js';
-import { action, type Context } from '../context.js';
-import type { Signal } from '../io.js';
-import { examples } from '../help.js';
+import type { BulkCounters, BulkSend, BulkSummary } from '../../../core/bulk/notifications.js';
+import type { RateState } from '../../../core/bulk/rate.js';
+import { readBody } from '../../body.js';
+import { action, type Context } from '../../context.js';
+import type { Signal } from '../../io.js';
+import { examples } from '../../help.js';
 
 interface SendOptions {
   email?: string;
@@ -29,8 +29,8 @@ const BULK_ONLY = ['emailColumn', 'concurrency', 'journal', 'resendUncertain', '
 const flag = (k: string) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 async function single(ctx: Context, opts: SendOptions): Promise<void> {
-  const { UsageError, BodyError } = await import('../../core/errors.js');
-  const { buildNotification, sendNotification } = await import('../../core/api/notifications.js');
+  const { UsageError, BodyError } = await import('../../../core/errors.js');
+  const { buildNotification, sendNotification } = await import('../../../core/api/notifications.js');
   const bulkOnly = BULK_ONLY.filter((k) => opts[k] !== undefined);
   if (bulkOnly.length)
     throw new UsageError(`${bulkOnly.map(flag).join(', ')} ${bulkOnly.length > 1 ? 'go' : 'goes'} with --csv (a bulk send).`);
@@ -50,7 +50,7 @@ async function single(ctx: Context, opts: SendOptions): Promise<void> {
   }
   const res = await sendNotification(await ctx.client(), body);
   // Without a body, what is known of the Communication made: its id and Location (decisions.md §16).
-  const { createdJson } = await import('../created.js');
+  const { createdJson } = await import('../../created.js');
   ctx.emitWrite(res.status, createdJson(res.status, res.body, res.created));
 }
 
@@ -93,9 +93,9 @@ function summaryText(s: BulkSummary, ms: number): string {
 }
 
 async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
-  const { UsageError, PdeskError } = await import('../../core/errors.js');
-  const { BulkSend: Bulk, DEFAULT_CONCURRENCY, defaultJournalPath } = await import('../../core/bulk/notifications.js');
-  const { positiveInt } = await import('../options.js');
+  const { UsageError, PdeskError } = await import('../../../core/errors.js');
+  const { BulkSend: Bulk, DEFAULT_CONCURRENCY, defaultJournalPath } = await import('../../../core/bulk/notifications.js');
+  const { positiveInt } = await import('../../options.js');
   const singleOnly = SINGLE_ONLY.filter((k) => opts[k] !== undefined);
   if (singleOnly.length)
     throw new UsageError(`--csv takes the addresses from the CSV and cannot be combined with ${singleOnly.map(flag).join(', ')}.`);
@@ -103,7 +103,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   if (missing.length) throw new UsageError(`${missing.map(flag).join(', ')} ${missing.length > 1 ? 'are' : 'is'} required with --csv.`);
   const concurrency = opts.concurrency === undefined ? undefined : positiveInt(opts.concurrency, '--concurrency');
   if (concurrency !== undefined && concurrency > 256) throw new UsageError(`--concurrency must be at most 256, not ${concurrency}.`);
-  const { parseRate } = await import('../../core/bulk/rate.js');
+  const { parseRate } = await import('../../../core/bulk/rate.js');
   const rateArg = opts.rate === undefined ? undefined : parseRate(opts.rate);
   if (opts.rate !== undefined && rateArg === undefined)
     throw new UsageError(`--rate must be a number of requests per second, such as 50 or 50/s, not "${opts.rate}".`);
@@ -123,7 +123,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   // One connection per request slot (ClientOptions.connections).
   const client = await ctx.client({ connections: concurrency ?? DEFAULT_CONCURRENCY });
   const warn = (line: string) => ctx.err(line);
-  const { isProduction } = await import('../../profiles/schema.js');
+  const { isProduction } = await import('../../../profiles/schema.js');
   const production = isProduction(profile);
   // A read-only profile (or --read-only) refuses before anything is journaled; --dry-run still prints the request.
   if (!ctx.dryRun) {
@@ -174,7 +174,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
 
   // Production: the operator confirms the whole run (its rows and the portal) before the first row, once.
   try {
-    const { resolveRoute } = await import('../../core/routes.js');
+    const { resolveRoute } = await import('../../../core/routes.js');
     const { basename } = await import('node:path');
     const rows = job.counters.total;
     await ctx.confirmWrite(profile, {
@@ -215,7 +215,7 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
   let summary: BulkSummary;
   // The young generation stops growing at 2 × 8 MB during the run (young-cap.ts): ~110 → ~95 MB at the peak of
   // 100,000 rows.
-  const uncap = (await import('../young-cap.js')).capYoungGeneration();
+  const uncap = (await import('../../young-cap.js')).capYoungGeneration();
   try {
     summary = await job.run();
   } finally {

@@ -7,20 +7,20 @@
  * them); the team store also migrates itself on first use, so `migrate` is for the database owner who sets it up.
  */
 import { Command } from 'commander';
-import type { Operator } from '../../core/operator.js';
-import type { StoreSelection } from '../../core/store/select.js';
-import type { PgStatus } from '../../core/store/pg/index.js';
-import { action, type Context } from '../context.js';
-import { examples } from '../help.js';
+import type { Operator } from '../../../core/operator.js';
+import type { StoreSelection } from '../../../core/store/select.js';
+import type { PgStatus } from '../../../core/store/pg/index.js';
+import { action, type Context } from '../../context.js';
+import { examples } from '../../help.js';
 
 type FileStatus = { engine: 'file'; folder: string };
 
 /** The store the settings and environment select, and the operator. */
 async function selected(ctx: Context): Promise<{ store: StoreSelection; operator: Operator }> {
   const dir = await ctx.configDir();
-  const { readSettings } = await import('../../core/settings.js');
-  const { selectStore } = await import('../../core/store/select.js');
-  const { operatorOf } = await import('../../core/operator.js');
+  const { readSettings } = await import('../../../core/settings.js');
+  const { selectStore } = await import('../../../core/store/select.js');
+  const { operatorOf } = await import('../../../core/operator.js');
   const settings = readSettings(dir);
   return { store: selectStore(ctx.io.env, settings, dir), operator: operatorOf(ctx.io.env, settings) };
 }
@@ -45,19 +45,19 @@ async function status(ctx: Context): Promise<void> {
   let error: unknown;
   if (store.engine === 'file') shown = { engine: 'file', folder: await ctx.configDir(), operator };
   else {
-    const { pgStatus } = await import('../../core/store/pg/index.js');
+    const { pgStatus } = await import('../../../core/store/pg/index.js');
     const r = await pgStatus(store.url, store.source);
     shown = { ...r.status, operator };
     error = r.error;
     if (!error && r.status.newer?.length) {
-      const { ConfigError } = await import('../../core/errors.js');
+      const { ConfigError } = await import('../../../core/errors.js');
       error = new ConfigError(`The team store at ${r.status.url} was migrated by a newer pdesk (version ${Math.max(...r.status.newer)}).`, [
         'Upgrade pdesk to use it.',
       ]);
     }
   }
   if (ctx.format === 'table') {
-    const { sanitize } = await import('../../core/sanitize.js');
+    const { sanitize } = await import('../../../core/sanitize.js');
     ctx.out(sanitize(statusText(shown), true));
   } else ctx.emitOne(shown);
   if (error) throw error;
@@ -66,13 +66,13 @@ async function status(ctx: Context): Promise<void> {
 async function migrate(ctx: Context): Promise<void> {
   const { store, operator } = await selected(ctx);
   if (store.engine === 'file') {
-    const { ConfigError } = await import('../../core/errors.js');
+    const { ConfigError } = await import('../../../core/errors.js');
     throw new ConfigError('No team store is configured: the local file store needs no migrations.', [
       'Set PDESK_STORE_URL to postgres://user:password@host:5432/database (or storeUrlEnv in config.json) to use one.',
     ]);
   }
-  const { pgMigrate, LATEST_VERSION } = await import('../../core/store/pg/index.js');
-  const { redactStoreUrl } = await import('../../core/store/select.js');
+  const { pgMigrate, LATEST_VERSION } = await import('../../../core/store/pg/index.js');
+  const { redactStoreUrl } = await import('../../../core/store/select.js');
   const url = redactStoreUrl(store.url);
   const r = await pgMigrate(store.url, operator.name, { dryRun: ctx.dryRun });
   const pending = r.before.pending;

@@ -5,11 +5,11 @@
  * piped, JUnit XML with `--junit <file>`. Exit 0, or 7 when a check failed or errored.
  */
 import { Command } from 'commander';
-import type { CheckReport } from '../../core/check/model.js';
-import type { Profile } from '../../profiles/schema.js';
-import { type Context, action } from '../context.js';
-import { examples } from '../help.js';
-import { collectList, flagOf, positiveInt, systemCode } from '../options.js';
+import type { CheckReport } from '../../../core/check/model.js';
+import type { Profile } from '../../../profiles/schema.js';
+import { type Context, action } from '../../context.js';
+import { examples } from '../../help.js';
+import { collectList, flagOf, positiveInt, systemCode } from '../../options.js';
 
 interface CheckCliOptions {
   serviceCategory?: string;
@@ -56,26 +56,26 @@ export function checkCommand(): Command {
 }
 
 async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
-  const { ExitCode, PdeskError, UsageError } = await import('../../core/errors.js');
+  const { ExitCode, PdeskError, UsageError } = await import('../../../core/errors.js');
   if (ctx.dryRun) throw new UsageError('--dry-run does not apply to pdesk check: it sends GET requests only, unless --write.');
   const inputs = await checkedInputs(opts);
   const slowMs = opts.slow === undefined ? undefined : positiveInt(opts.slow, '--slow');
-  const { junitXml, reportJson, runSuite, selectChecks } = await import('../../core/check/index.js');
+  const { junitXml, reportJson, runSuite, selectChecks } = await import('../../../core/check/index.js');
   const selected = selectChecks(opts.only);
-  const { profileEntries } = await import('../profile-selection.js');
+  const { profileEntries } = await import('../../profile-selection.js');
   const { several, entries } = await profileEntries(ctx, opts);
-  const { validateProfile } = await import('../../profiles/store.js');
+  const { validateProfile } = await import('../../../profiles/store.js');
   const profiles: Profile[] = entries.map((e) => validateProfile(e.raw, `profile "${e.name}"`));
   // Writes: a read-only profile (or --read-only) refuses the run before anything is sent; a production profile
   // asks first (src/cli/confirm.ts), once per profile.
   if (opts.write) {
-    const { ConfigError } = await import('../../core/errors.js');
+    const { ConfigError } = await import('../../../core/errors.js');
     for (const p of profiles)
       if (p.readOnly || ctx.globals.readOnly)
         throw new ConfigError(
           `Profile "${p.name}" is read-only${p.readOnly ? '' : ' (--read-only)'}: check --write was not run, its writes (A6, A7, C1–C5, M3) would be refused; nothing was sent.`,
         );
-    const { baseUrlFor } = await import('../../core/routes.js');
+    const { baseUrlFor } = await import('../../../core/routes.js');
     for (const p of profiles)
       await ctx.confirmWrite(p, {
         what: 'the write checks of pdesk check (A6, A7, C1–C5, M3: test data)',
@@ -86,7 +86,7 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
   const junitFile = opts.junit === undefined ? undefined : await openReportFile(opts.junit);
 
   const table = ctx.format === 'table';
-  const { liveRows, profilesTable, summaryLine } = await import('../results-table.js');
+  const { liveRows, profilesTable, summaryLine } = await import('../../results-table.js');
   const style = { color: ctx.color, width: ctx.width, idWidth: Math.max(...selected.map((c) => c.id.length)) };
   const live = table && !several;
   if (live) ctx.out(header(profiles[0]!, !!opts.write));
@@ -161,11 +161,11 @@ function header(profile: Profile, write: boolean): string {
 
 /** The inputs given as options, checked before anything is sent (a bad one exits 2 naming its option). */
 async function checkedInputs(opts: CheckCliOptions) {
-  const { UsageError } = await import('../../core/errors.js');
-  const inputs: import('../../core/check/model.js').CheckInputs = {};
+  const { UsageError } = await import('../../../core/errors.js');
+  const inputs: import('../../../core/check/model.js').CheckInputs = {};
   if (opts.serviceCategory !== undefined) inputs.serviceCategory = systemCode(opts.serviceCategory, '--service-category');
   if (opts.patient !== undefined) {
-    const { typedReference } = await import('../../core/api/appointments.js');
+    const { typedReference } = await import('../../../core/api/appointments.js');
     inputs.patient = typedReference('Patient', opts.patient, 'patient').slice('Patient/'.length);
   }
   if (opts.encounter !== undefined) {
@@ -173,7 +173,7 @@ async function checkedInputs(opts: CheckCliOptions) {
     inputs.encounter = opts.encounter;
   }
   if (opts.email !== undefined) {
-    const { EmailAddress } = await import('../../core/schemas/notification.js');
+    const { EmailAddress } = await import('../../../core/schemas/notification.js');
     if (!EmailAddress.safeParse(opts.email).success) throw new UsageError(`--email must be an email address, not "${opts.email}".`);
     inputs.email = opts.email;
   }
@@ -188,9 +188,9 @@ async function checkedInputs(opts: CheckCliOptions) {
 
 /** Open (create or truncate) a report file now; write it, redacted, at the end. */
 async function openReportFile(path: string): Promise<{ write(text: string): Promise<void> }> {
-  const { UsageError } = await import('../../core/errors.js');
+  const { UsageError } = await import('../../../core/errors.js');
   const { open } = await import('node:fs/promises');
-  const { redact } = await import('../../core/redact.js');
+  const { redact } = await import('../../../core/redact.js');
   let fh: import('node:fs/promises').FileHandle;
   try {
     fh = await open(path, 'w');

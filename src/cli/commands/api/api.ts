@@ -4,10 +4,10 @@
  * redaction, retries of idempotent methods and the exit codes 4/5/6 all apply). Prints the JSON answer.
  */
 import { Command } from 'commander';
-import { action } from '../context.js';
-import { collect } from '../options.js';
-import { safeJson } from '../output.js';
-import { examples } from '../help.js';
+import { action } from '../../context.js';
+import { collect } from '../../options.js';
+import { safeJson } from '../../output.js';
+import { examples } from '../../help.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
@@ -29,8 +29,8 @@ export function apiCommand(): Command {
     .option('--param <key=value>', 'query parameter, URL-encoded (repeatable), as for the list commands', collect)
     .action(
       action(async (ctx, methodArg: string, path: string, opts: { party: string; body?: string; param?: string[] }) => {
-        const { UsageError } = await import('../../core/errors.js');
-        const { oneOf, keyValues } = await import('../options.js');
+        const { UsageError } = await import('../../../core/errors.js');
+        const { oneOf, keyValues } = await import('../../options.js');
         const method = methodArg.toUpperCase();
         if (!(API_METHODS as readonly string[]).includes(method))
           throw new UsageError(`<METHOD> must be one of ${API_METHODS.join(', ')}, not "${methodArg}".`);
@@ -42,7 +42,7 @@ export function apiCommand(): Command {
         const body = opts.body === undefined ? undefined : ctx.readJson(opts.body, '--body');
 
         const profile = await ctx.profile();
-        const { baseUrlFor, encodeQuery } = await import('../../core/routes.js');
+        const { baseUrlFor, encodeQuery } = await import('../../../core/routes.js');
         if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
           // A full URL gets the profile's credentials only when it is on one of this party's servers.
           let origin: string | undefined;

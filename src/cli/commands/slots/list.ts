@@ -1,10 +1,10 @@
 /** `pdesk slots list` — A4 search available slots (both appointment API versions). */
 import { Command } from 'commander';
-import type { Slot } from '../../core/schemas/appointment.js';
-import { action } from '../context.js';
-import { collectList, systemCode } from '../options.js';
-import { referenceLabel } from '../../core/labels.js';
-import { examples } from '../help.js';
+import type { Slot } from '../../../core/schemas/appointment.js';
+import { action } from '../../context.js';
+import { collectList, systemCode } from '../../options.js';
+import { referenceLabel } from '../../../core/labels.js';
+import { examples } from '../../help.js';
 
 interface SlotsListOptions {
   serviceCategory: string;
@@ -42,10 +42,10 @@ export function slotsCommand(): Command {
     .action(
       action(async (ctx, opts: SlotsListOptions) => {
         const category = systemCode(opts.serviceCategory, '--service-category');
-        const { parseDay } = await import('../../core/dates.js');
+        const { parseDay } = await import('../../../core/dates.js');
         const from = parseDay(opts.from, 'from', ctx.now());
         const to = parseDay(opts.to, 'to', ctx.now());
-        const { searchSlots, slotIsPast, slotQuery, slotPractitioner, utcParts } = await import('../../core/api/appointments.js');
+        const { searchSlots, slotIsPast, slotQuery, slotPractitioner, utcParts } = await import('../../../core/api/appointments.js');
         const q = { serviceCategory: category, from, to, schedule: opts.schedule, status: opts.status, practitioners: opts.practitioner };
         // Version-specific options are checked against the profile before anything is sent.
         slotQuery(await ctx.profile(), q);

@@ -6,9 +6,9 @@
  * (Context.printSecret), and only there.
  */
 import { Command } from 'commander';
-import type { AuthState, PartyAuthState } from '../../core/auth-state.js';
-import { action, type Context } from '../context.js';
-import { examples } from '../help.js';
+import type { AuthState, PartyAuthState } from '../../../core/auth-state.js';
+import { action, type Context } from '../../context.js';
+import { examples } from '../../help.js';
 
 const partyName = (p: string) => (p === 'practice' ? 'practice system' : 'portal');
 
@@ -45,15 +45,15 @@ export function statusText(s: AuthState): string {
 
 async function status(ctx: Context): Promise<void> {
   const profile = await ctx.profile();
-  const { authState } = await import('../../core/auth-state.js');
+  const { authState } = await import('../../../core/auth-state.js');
   const s = await authState(profile, { env: ctx.io.env, offline: ctx.dryRun, now: ctx.now().getTime() });
   if (ctx.format === 'table') {
-    const { sanitize } = await import('../../core/sanitize.js');
+    const { sanitize } = await import('../../../core/sanitize.js');
     ctx.out(sanitize(statusText(s), true));
   } else ctx.emitOne(s);
   const bad: PartyAuthState[] = s.parties.filter((p) => !p.resolves);
   if (bad.length) {
-    const { ConfigError } = await import('../../core/errors.js');
+    const { ConfigError } = await import('../../../core/errors.js');
     throw new ConfigError(
       `The authentication of profile "${s.profile}" does not resolve for the ${bad.map((p) => partyName(p.party)).join(' and the ')}.`,
       bad.map((p) => `${partyName(p.party)}: ${p.problem}`),
@@ -88,13 +88,13 @@ export function authCommand(): Command {
     )
     .action(
       action(async (ctx, opts: { party: string }) => {
-        const { oneOf } = await import('../options.js');
+        const { oneOf } = await import('../../options.js');
         const party = oneOf(opts.party, ['practice', 'portal'] as const, '--party');
         if (ctx.dryRun) {
-          const { UsageError } = await import('../../core/errors.js');
+          const { UsageError } = await import('../../../core/errors.js');
           throw new UsageError('--dry-run does not apply to auth token: it prints a token and sends nothing but a token request.');
         }
-        const { accessToken } = await import('../../core/auth-state.js');
+        const { accessToken } = await import('../../../core/auth-state.js');
         ctx.printSecret(await accessToken(await ctx.profile(), party, { env: ctx.io.env }));
       }),
     );

@@ -1,9 +1,9 @@
 /** `pdesk pharmacies search` — M4 search pharmacies (Organization) by identifier. */
 import { Command } from 'commander';
-import type { Organization } from '../../core/schemas/medication.js';
-import { action } from '../context.js';
-import { collectList } from '../options.js';
-import { examples } from '../help.js';
+import type { Organization } from '../../../core/schemas/medication.js';
+import { action } from '../../context.js';
+import { collectList } from '../../options.js';
+import { examples } from '../../help.js';
 
 export function pharmaciesCommand(): Command {
   const cmd = new Command('pharmacies')
@@ -24,7 +24,7 @@ export function pharmaciesCommand(): Command {
     .action(
       action(async (ctx, opts: { identifier?: string[] }) => {
         const identifiers = opts.identifier ?? [];
-        const { pharmacyQuery, searchPharmacies } = await import('../../core/api/medication.js');
+        const { pharmacyQuery, searchPharmacies } = await import('../../../core/api/medication.js');
         pharmacyQuery(identifiers); // a missing or malformed identifier exits 2 before the profile is even read
         const limit = ctx.limit;
         const rows = await searchPharmacies(await ctx.client(), identifiers, { limit });

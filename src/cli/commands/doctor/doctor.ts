@@ -5,9 +5,9 @@
  * `--json` or when piped. Exit 0, or 7 when a step failed or errored.
  */
 import { Command } from 'commander';
-import { type Context, action } from '../context.js';
-import { collectList } from '../options.js';
-import { examples } from '../help.js';
+import { type Context, action } from '../../context.js';
+import { collectList } from '../../options.js';
+import { examples } from '../../help.js';
 
 interface DoctorCliOptions {
   profiles?: string[];
@@ -32,11 +32,11 @@ export function doctorCommand(): Command {
 }
 
 async function runDoctorCommand(ctx: Context, opts: DoctorCliOptions): Promise<void> {
-  const { ExitCode, PdeskError } = await import('../../core/errors.js');
-  const { profileEntries } = await import('../profile-selection.js');
+  const { ExitCode, PdeskError } = await import('../../../core/errors.js');
+  const { profileEntries } = await import('../../profile-selection.js');
   const { several, entries } = await profileEntries(ctx, opts);
-  const { runDoctor } = await import('../../core/doctor/index.js');
-  const { liveRows, profilesTable, summaryLine } = await import('../results-table.js');
+  const { runDoctor } = await import('../../../core/doctor/index.js');
+  const { liveRows, profilesTable, summaryLine } = await import('../../results-table.js');
   const table = ctx.format === 'table';
   const live = table && !several;
   const style = { color: ctx.color, width: ctx.width, idWidth: 18, passText: 'findings' as const, noun: 'steps' };

@@ -4,9 +4,9 @@
  * lines a vendor can run, credentials as shell variables named in a comment at the top.
  */
 import { Command } from 'commander';
-import type { Exchange } from '../../core/client.js';
-import { action } from '../context.js';
-import { examples } from '../help.js';
+import type { Exchange } from '../../../core/client.js';
+import { action } from '../../context.js';
+import { examples } from '../../help.js';
 
 /** A body as indented lines: pretty JSON when it is JSON, else the text. */
 function bodyLines(text: string): string[] {
@@ -44,8 +44,8 @@ export function traceCommand(): Command {
     .option('--curl', 'print each request as a curl command line (credentials as $PDESK_… shell variables)')
     .action(
       action(async (ctx, file: string, opts: { curl?: boolean }) => {
-        const { readTextArg } = await import('../options.js');
-        const { parseTrace, curlScript } = await import('../../core/trace.js');
+        const { readTextArg } = await import('../../options.js');
+        const { parseTrace, curlScript } = await import('../../../core/trace.js');
         const trace = parseTrace(readTextArg(file, '<file>', ctx.io), file);
         for (const w of trace.warnings) ctx.err(`pdesk: warning: ${w}`);
         if (opts.curl) {
@@ -60,8 +60,8 @@ export function traceCommand(): Command {
           );
           return;
         }
-        const { statusLine } = await import('../../core/errors.js');
-        const { sanitize } = await import('../../core/sanitize.js');
+        const { statusLine } = await import('../../../core/errors.js');
+        const { sanitize } = await import('../../../core/sanitize.js');
         if (!trace.exchanges.length) {
           ctx.out('(no requests in this trace)');
           return;

@@ -5,8 +5,8 @@
  * code are imported only when this command or a completion request runs.
  */
 import { Command } from 'commander';
-import { action } from '../context.js';
-import { examples } from '../help.js';
+import { action } from '../../context.js';
+import { examples } from '../../help.js';
 
 export function completionCommand(): Command {
   return new Command('completion')
@@ -23,8 +23,8 @@ export function completionCommand(): Command {
     )
     .action(
       action(async (ctx, shell: string) => {
-        const { oneOf } = await import('../options.js');
-        const { SCRIPTS, SHELLS } = await import('../completion/scripts.js');
+        const { oneOf } = await import('../../options.js');
+        const { SCRIPTS, SHELLS } = await import('../../completion/scripts.js');
         ctx.io.stdout.write(SCRIPTS[oneOf(shell, SHELLS, '<shell>')]);
       }),
     );

@@ -1,10 +1,10 @@
 /** `pdesk schedules list` — A3 search schedules. */
 import { Command } from 'commander';
-import type { Schedule } from '../../core/schemas/appointment.js';
-import { action } from '../context.js';
-import { systemCode } from '../options.js';
-import { referenceLabel } from '../../core/labels.js';
-import { examples } from '../help.js';
+import type { Schedule } from '../../../core/schemas/appointment.js';
+import { action } from '../../context.js';
+import { systemCode } from '../../options.js';
+import { referenceLabel } from '../../../core/labels.js';
+import { examples } from '../../help.js';
 
 export function schedulesCommand(): Command {
   const cmd = new Command('schedules')
@@ -24,7 +24,7 @@ export function schedulesCommand(): Command {
     .action(
       action(async (ctx, opts: { serviceCategory: string }) => {
         const category = systemCode(opts.serviceCategory, '--service-category');
-        const { searchSchedules, conceptLabel } = await import('../../core/api/appointments.js');
+        const { searchSchedules, conceptLabel } = await import('../../../core/api/appointments.js');
         const rows = await searchSchedules(await ctx.client(), category, { limit: ctx.limit });
         ctx.emitList<Schedule>(rows, [
           { header: 'ID', value: (r) => r.id },

@@ -3,9 +3,9 @@
  * printed: a stored `token`/`password` shows as `***`; names of environment variables are shown.
  */
 import { Command } from 'commander';
-import type { Profile, ProfileInput } from '../../profiles/schema.js';
-import { action, type Context } from '../context.js';
-import { examples } from '../help.js';
+import type { Profile, ProfileInput } from '../../../profiles/schema.js';
+import { action, type Context } from '../../context.js';
+import { examples } from '../../help.js';
 
 interface ProfileRow {
   name: string;
@@ -36,7 +36,7 @@ function flatten(value: unknown, prefix = '', out: Array<[string, string]> = [])
 }
 
 async function profileTable(profile: ProfileInput, isDefault: boolean, head?: string): Promise<string> {
-  const { sanitize } = await import('../../core/sanitize.js');
+  const { sanitize } = await import('../../../core/sanitize.js');
   const lines = flatten({ ...profile, default: isDefault });
   const kw = Math.max(...lines.map(([k]) => k.length));
   const body = lines.map(([k, v]) => `${k.padEnd(kw)}  ${sanitize(v)}`).join('\n');
@@ -59,7 +59,7 @@ async function ensurePrivate(path: string, ctx: Context): Promise<void> {
  */
 async function refuseDryRun(ctx: Context, verb: string): Promise<void> {
   if (!ctx.dryRun) return;
-  const { UsageError } = await import('../../core/errors.js');
+  const { UsageError } = await import('../../../core/errors.js');
   throw new UsageError(
     `--dry-run does not apply to profile ${verb}, which sends no request but changes the profile store; nothing was changed.`,
   );
@@ -90,7 +90,7 @@ interface AddOptions {
 
 /** Check one `profile add` value; a bad one is a usage error naming its option. */
 async function checkAddValue(key: string, value: string, option: string): Promise<string> {
-  const { UsageError } = await import('../../core/errors.js');
+  const { UsageError } = await import('../../../core/errors.js');
   const v = value.trim();
   if (!v) throw new UsageError(`${option} must not be empty.`);
   if (key === 'name' && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v))
@@ -118,7 +118,7 @@ async function checkAddValue(key: string, value: string, option: string): Promis
  */
 async function promptMissing(ctx: Context, o: AddOptions): Promise<void> {
   const { createInterface } = await import('node:readline');
-  const { UsageError } = await import('../../core/errors.js');
+  const { UsageError } = await import('../../../core/errors.js');
   const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: ctx.io.stdinIsTTY });
   const queued: string[] = [];
   let waiting: ((line: string | undefined) => void) | undefined;
@@ -198,9 +198,9 @@ export function profileCommand(): Command {
     .action(
       action(async (ctx, file: string, opts: { name?: string; default?: boolean }) => {
         await refuseDryRun(ctx, 'import');
-        const { ConfigError } = await import('../../core/errors.js');
-        const { validateProfile } = await import('../../profiles/store.js');
-        const { redactProfile } = await import('../../profiles/redact.js');
+        const { ConfigError } = await import('../../../core/errors.js');
+        const { validateProfile } = await import('../../../profiles/store.js');
+        const { redactProfile } = await import('../../../profiles/redact.js');
         const store = await ctx.store();
         // A store file that is not a profile store stops the import before the file is read: nothing is written.
         store.read();
@@ -252,8 +252,8 @@ export function profileCommand(): Command {
     .argument('[name]', 'profile name (else --profile, PDESK_PROFILE, the default)')
     .action(
       action(async (ctx, name: string | undefined) => {
-        const { ConfigError } = await import('../../core/errors.js');
-        const { redactProfile } = await import('../../profiles/redact.js');
+        const { ConfigError } = await import('../../../core/errors.js');
+        const { redactProfile } = await import('../../../profiles/redact.js');
         const store = await ctx.store();
         const all = store.list();
         const wanted = name ?? ctx.globals.profile ?? ctx.io.env.PDESK_PROFILE ?? store.defaultName();
@@ -263,7 +263,7 @@ export function profileCommand(): Command {
         if (!wanted) throw new ConfigError('No profile is selected and there is no default profile.', known);
         const found = all.find((p) => p.name === wanted);
         if (!found) {
-          const { noProfileNamed } = await import('../../profiles/store.js');
+          const { noProfileNamed } = await import('../../../profiles/store.js');
           throw noProfileNamed(
             wanted,
             all.map((p) => p.name),
@@ -337,8 +337,8 @@ export function profileCommand(): Command {
         await refuseDryRun(ctx, 'add');
         // A store file that is not a profile store stops the command before it asks anything.
         (await ctx.store()).read();
-        const { UsageError } = await import('../../core/errors.js');
-        const { oneOf } = await import('../options.js');
+        const { UsageError } = await import('../../../core/errors.js');
+        const { oneOf } = await import('../../options.js');
         const rec = opts as Record<string, unknown>;
         const missing = REQUIRED_ADD.filter(([key]) => rec[key] === undefined);
         if (missing.length) {
@@ -359,7 +359,7 @@ export function profileCommand(): Command {
         ] as const)
           if (typeof rec[key] === 'string') rec[key] = await checkAddValue(key, rec[key] as string, option);
         const api = oneOf(opts.appointmentApi ?? '2.0.0', ['2.0.0', '1.0.0'] as const, '--appointment-api');
-        const { validateProfile } = await import('../../profiles/store.js');
+        const { validateProfile } = await import('../../../profiles/store.js');
         const store = await ctx.store();
         if (!opts.force && store.list().some((p) => p.name === opts.name))
           throw new UsageError(`A profile named "${opts.name}" exists already; use --force to replace it.`);

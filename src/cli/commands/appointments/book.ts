@@ -1,11 +1,11 @@
 /** `pdesk appointments list | book | cancel` — A5 search, A6 create, A7 cancel (both appointment API versions). */
 import { Command } from 'commander';
-import type { Appointment, Participant } from '../../core/schemas/appointment.js';
-import { readBody } from '../body.js';
-import { action } from '../context.js';
-import { collect, keyValues, oneOf, systemCode } from '../options.js';
-import { referenceLabel } from '../../core/labels.js';
-import { examples } from '../help.js';
+import type { Appointment, Participant } from '../../../core/schemas/appointment.js';
+import { readBody } from '../../body.js';
+import { action } from '../../context.js';
+import { collect, keyValues, oneOf, systemCode } from '../../options.js';
+import { referenceLabel } from '../../../core/labels.js';
+import { examples } from '../../help.js';
 
 interface BookOptions {
   patient?: string;
@@ -62,7 +62,7 @@ export function appointmentsCommand(): Command {
     .action(
       action(async (ctx, opts: { param?: string[] }) => {
         const params = keyValues(opts.param);
-        const { searchAppointments, utcParts } = await import('../../core/api/appointments.js');
+        const { searchAppointments, utcParts } = await import('../../../core/api/appointments.js');
         const rows = await searchAppointments(await ctx.client(), params, { limit: ctx.limit });
         const who = (a: Appointment, patient: boolean) =>
           (a.participant ?? [])
@@ -83,7 +83,7 @@ export function appointmentsCommand(): Command {
           { header: 'PRACTITIONER', value: (r) => who(r, false), flex: true },
         ]);
         // For `appointments cancel <TAB>`: the ids of this list, with status and start (no patient names).
-        const { rememberIds } = await import('../completion/cache.js');
+        const { rememberIds } = await import('../../completion/cache.js');
         await rememberIds(
           ctx,
           'appointments',
@@ -124,11 +124,11 @@ export function appointmentsCommand(): Command {
     )
     .action(
       action(async (ctx, opts: BookOptions) => {
-        const api = await import('../../core/api/appointments.js');
-        const { UsageError } = await import('../../core/errors.js');
+        const api = await import('../../../core/api/appointments.js');
+        const { UsageError } = await import('../../../core/errors.js');
         let body = readBody(ctx, 'Appointment');
         if (body === undefined) {
-          const { requireOptions } = await import('../options.js');
+          const { requireOptions } = await import('../../options.js');
           // Every missing option at once: the patient and comment, and the slot or all four of its fields.
           const missing = (['patient', 'comment'] as const).filter((k) => opts[k] === undefined).map(flag);
           if (opts.slotJson === undefined) {
@@ -140,7 +140,7 @@ export function appointmentsCommand(): Command {
           requireOptions(missing, '(or give a complete Appointment with --body)');
           const status = opts.status === undefined ? undefined : oneOf(opts.status, ['booked', 'proposed'] as const, '--status');
           let when: Pick<
-            import('../../core/api/appointments.js').BookInput,
+            import('../../../core/api/appointments.js').BookInput,
             'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'
           >;
           if (opts.slotJson !== undefined) {
@@ -151,7 +151,7 @@ export function appointmentsCommand(): Command {
               );
             when = api.bookingFromSlot(api.parseSlotArg(ctx.readJson(opts.slotJson, '--slot-json'), 'slot'));
           } else {
-            const { parseInstant } = await import('../../core/dates.js');
+            const { parseInstant } = await import('../../../core/dates.js');
             const now = ctx.now();
             const start = parseInstant(opts.start!, 'start', now);
             const end = parseInstant(opts.end!, 'end', now);
@@ -182,8 +182,8 @@ export function appointmentsCommand(): Command {
         }
         const res = await api.createAppointment(await ctx.client(), body);
         // The server's id (decisions.md §16): the answer's, else its Location's; said when it is not the one sent.
-        const { emitCreated } = await import('../created.js');
-        const { sanitize } = await import('../../core/sanitize.js');
+        const { emitCreated } = await import('../../created.js');
+        const { sanitize } = await import('../../../core/sanitize.js');
         const a: Appointment = res.appointment ?? res.sent;
         emitCreated(
           ctx,
@@ -217,8 +217,8 @@ export function appointmentsCommand(): Command {
     .option('--body <file|->', 'a complete appointment response to send as is after validation')
     .action(
       action(async (ctx, appointmentId: string, opts: CancelOptions) => {
-        const api = await import('../../core/api/appointments.js');
-        const { UsageError } = await import('../../core/errors.js');
+        const api = await import('../../../core/api/appointments.js');
+        const { UsageError } = await import('../../../core/errors.js');
         const id = appointmentId.replace(/^Appointment\//, '');
         if (!id || id.includes('/')) throw new UsageError(`<appointmentId> must be an appointment id, not "${appointmentId}".`);
         let body = readBody(ctx, 'appointment response');
@@ -227,7 +227,7 @@ export function appointmentsCommand(): Command {
           if (typeof named === 'string' && named !== `Appointment/${id}`)
             throw new UsageError(`--body cancels ${named}, not Appointment/${id} given as <appointmentId>.`);
         } else {
-          const { requireOptions } = await import('../options.js');
+          const { requireOptions } = await import('../../options.js');
           requireOptions(
             (['actor', 'comment'] as const).filter((k) => opts[k] === undefined).map(flag),
             '(or give a complete appointment response with --body)',

@@ -3,14 +3,14 @@
  * reorder: M2 read of the request being reordered, then M3; decisions.md §10).
  */
 import { Command } from 'commander';
-import type { ReorderInput } from '../../core/api/medication.js';
-import type { MedicationRequest, MedicationRow } from '../../core/schemas/medication.js';
-import { readBody } from '../body.js';
-import { action, type Context } from '../context.js';
-import { collect } from '../options.js';
-import { renderRecord } from '../output.js';
-import { noteTexts, periodText, quantityText, referenceLabel } from '../../core/labels.js';
-import { examples } from '../help.js';
+import type { ReorderInput } from '../../../core/api/medication.js';
+import type { MedicationRequest, MedicationRow } from '../../../core/schemas/medication.js';
+import { readBody } from '../../body.js';
+import { action, type Context } from '../../context.js';
+import { collect } from '../../options.js';
+import { renderRecord } from '../../output.js';
+import { noteTexts, periodText, quantityText, referenceLabel } from '../../../core/labels.js';
+import { examples } from '../../help.js';
 
 /** One MedicationRequest in table mode: the fields an operator reads, in a fixed order. */
 function detail(r: MedicationRequest, width: number): string {
@@ -42,11 +42,11 @@ interface OrderOptions {
 }
 
 async function order(ctx: Context, opts: OrderOptions): Promise<void> {
-  const { UsageError } = await import('../../core/errors.js');
-  const { localDay, parseDay } = await import('../../core/dates.js');
-  const { positiveNumber } = await import('../options.js');
-  const med = await import('../../core/api/medication.js');
-  const { emitCreated } = await import('../created.js');
+  const { UsageError } = await import('../../../core/errors.js');
+  const { localDay, parseDay } = await import('../../../core/dates.js');
+  const { positiveNumber } = await import('../../options.js');
+  const med = await import('../../../core/api/medication.js');
+  const { emitCreated } = await import('../../created.js');
   // The server's id of the order (decisions.md §16); its Location when it answered without a body.
   const print = (res: Awaited<ReturnType<typeof med.orderMedication>>) => {
     const stored = res.medicationRequest;
@@ -57,7 +57,7 @@ async function order(ctx: Context, opts: OrderOptions): Promise<void> {
 
   const given = readBody(ctx, 'MedicationRequest');
   if (given !== undefined) {
-    const { MedicationRequestCreate, parseBody } = await import('../../core/schemas/index.js');
+    const { MedicationRequestCreate, parseBody } = await import('../../../core/schemas/index.js');
     const body = parseBody(MedicationRequestCreate, given);
     print(await med.orderMedication(await ctx.client(), body));
     return;
@@ -112,10 +112,10 @@ export function medicationsCommand(): Command {
     .option('--param <key=value>', 'query parameter passed through, e.g. patient=pat-1 (repeatable)', collect)
     .action(
       action(async (ctx, opts: { param?: string[] }) => {
-        const { keyValues } = await import('../options.js');
+        const { keyValues } = await import('../../options.js');
         const params = keyValues(opts.param);
         const limit = ctx.limit;
-        const { listMedicationRequests } = await import('../../core/api/medication.js');
+        const { listMedicationRequests } = await import('../../../core/api/medication.js');
         const rows = await listMedicationRequests(await ctx.client(), params, { limit });
         ctx.emitList<MedicationRow>(rows, [
           { header: 'ID', value: (r) => r.medicationRequest.id },
@@ -131,7 +131,7 @@ export function medicationsCommand(): Command {
           { header: 'PERIOD', value: (r) => periodText(r.medicationRequest) },
         ]);
         // For `medications show <TAB>` and `--reorder <TAB>`: the ids of this list, with status and medication.
-        const { rememberIds } = await import('../completion/cache.js');
+        const { rememberIds } = await import('../../completion/cache.js');
         await rememberIds(
           ctx,
           'medication-requests',
@@ -150,7 +150,7 @@ export function medicationsCommand(): Command {
     .argument('<id>', 'id of the MedicationRequest')
     .action(
       action(async (ctx, id: string) => {
-        const { getMedicationRequest } = await import('../../core/api/medication.js');
+        const { getMedicationRequest } = await import('../../../core/api/medication.js');
         const r = await getMedicationRequest(await ctx.client(), id);
         ctx.emitOne(r, () => detail(r, ctx.width));
       }),

@@ -4,8 +4,8 @@
  * subcommands instead and exits 2.
  */
 import { Command } from 'commander';
-import { action } from '../context.js';
-import { examples } from '../help.js';
+import { action } from '../../context.js';
+import { examples } from '../../help.js';
 
 export const NOT_A_TTY_HINT = [
   'Use the subcommands instead, for example:',
@@ -24,13 +24,13 @@ export function tuiCommand(): Command {
     .option('--listen [port]', 'run the push receiver in-process (C1–C5 into the thread store)')
     .action(
       action(async (ctx, opts: { sandbox?: boolean; listen?: string | boolean }) => {
-        const { UsageError } = await import('../../core/errors.js');
+        const { UsageError } = await import('../../../core/errors.js');
         if (!ctx.io.stdinIsTTY || !ctx.io.stdoutIsTTY)
           throw new UsageError('pdesk tui needs a terminal: standard input and output must both be a TTY.', NOT_A_TTY_HINT);
         let listen: number | true | undefined;
         if (opts.listen === true) listen = true;
         else if (typeof opts.listen === 'string') {
-          const { positiveInt } = await import('../options.js');
+          const { positiveInt } = await import('../../options.js');
           listen = positiveInt(opts.listen, '--listen', { allowZero: true });
           if (listen > 65535) throw new UsageError(`--listen must be a port between 0 and 65535, not "${opts.listen}".`);
         }
@@ -44,9 +44,9 @@ export function tuiCommand(): Command {
         const ciVars = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
         const saved = ciVars.map((k) => [k, process.env[k]] as const);
         for (const k of ciVars) delete process.env[k];
-        let runTui: typeof import('../../tui/main.js').runTui;
+        let runTui: typeof import('../../../tui/main.js').runTui;
         try {
-          ({ runTui } = await import('../../tui/main.js'));
+          ({ runTui } = await import('../../../tui/main.js'));
         } finally {
           for (const [k, v] of saved) if (v !== undefined) process.env[k] = v;
         }

@@ -1,10 +1,10 @@
 /** `pdesk practitioners list` — A2 list practitioner roles. */
 import { Command } from 'commander';
-import type { PractitionerRole } from '../../core/schemas/appointment.js';
-import { roleName, roleSpecialities } from '../../core/labels.js';
-import { action } from '../context.js';
-import { collect, keyValues } from '../options.js';
-import { examples } from '../help.js';
+import type { PractitionerRole } from '../../../core/schemas/appointment.js';
+import { roleName, roleSpecialities } from '../../../core/labels.js';
+import { action } from '../../context.js';
+import { collect, keyValues } from '../../options.js';
+import { examples } from '../../help.js';
 
 export function practitionersCommand(): Command {
   const cmd = new Command('practitioners')
@@ -18,7 +18,7 @@ export function practitionersCommand(): Command {
     .action(
       action(async (ctx, opts: { param?: string[] }) => {
         const params = keyValues(opts.param);
-        const { listPractitionerRoles } = await import('../../core/api/appointments.js');
+        const { listPractitionerRoles } = await import('../../../core/api/appointments.js');
         const rows = await listPractitionerRoles(await ctx.client(), params, { limit: ctx.limit });
         ctx.emitList<PractitionerRole>(rows, [
           { header: 'ID', value: (r) => r.id },

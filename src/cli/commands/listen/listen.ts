@@ -7,9 +7,9 @@
  * without a token unless --insecure.
  */
 import { Command } from 'commander';
-import { action } from '../context.js';
-import { safeJson } from '../output.js';
-import { examples } from '../help.js';
+import { action } from '../../context.js';
+import { safeJson } from '../../output.js';
+import { examples } from '../../help.js';
 
 interface ListenOptions {
   port: string;
@@ -56,8 +56,8 @@ export function listenCommand(): Command {
     )
     .action(
       action(async (ctx, opts: ListenOptions) => {
-        const { positiveInt } = await import('../options.js');
-        const { ConfigError, UsageError } = await import('../../core/errors.js');
+        const { positiveInt } = await import('../../options.js');
+        const { ConfigError, UsageError } = await import('../../../core/errors.js');
         const port = positiveInt(opts.port, '--port', { allowZero: true });
         if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}.`);
         if (!opts.host.trim()) throw new UsageError('--host must not be empty.');
@@ -93,7 +93,7 @@ export function listenCommand(): Command {
         }
         let token: string | undefined;
         if (opts.tokenEnv !== undefined) {
-          const { registerSecret } = await import('../../core/redact.js');
+          const { registerSecret } = await import('../../../core/redact.js');
           token = ctx.io.env[opts.tokenEnv];
           if (!token)
             throw new ConfigError(`The environment variable ${opts.tokenEnv} (--token-env) is not set or empty.`, [
@@ -103,9 +103,9 @@ export function listenCommand(): Command {
         }
         const format = ctx.format;
         const profile = await ctx.profile();
-        const { openThreadStore, describeRecord } = await import('../../core/threads/index.js');
+        const { openThreadStore, describeRecord } = await import('../../../core/threads/index.js');
         const store = openThreadStore(await ctx.configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
-        const { startReceiver } = await import('../../listen/receiver.js');
+        const { startReceiver } = await import('../../../listen/receiver.js');
         try {
           await store.prepare();
         } catch (e) {
@@ -114,7 +114,7 @@ export function listenCommand(): Command {
             `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
           );
         }
-        let receiver: import('../../listen/receiver.js').Receiver;
+        let receiver: import('../../../listen/receiver.js').Receiver;
         try {
           receiver = await startReceiver({
             port,

@@ -4,10 +4,10 @@
  * SIGINT/SIGTERM, which close it and release the port.
  */
 import { Command } from 'commander';
-import type { ProfileInput } from '../../profiles/schema.js';
-import { action } from '../context.js';
-import { collectList } from '../options.js';
-import { examples } from '../help.js';
+import type { ProfileInput } from '../../../profiles/schema.js';
+import { action } from '../../context.js';
+import { collectList } from '../../options.js';
+import { examples } from '../../help.js';
 
 interface SandboxCliOptions {
   port: string;
@@ -58,8 +58,8 @@ export function sandboxCommand(): Command {
     .option('--throttle <n>', 'answer every n-th request 429 Too Many Requests with Retry-After: 1, before any change')
     .action(
       action(async (ctx, opts: SandboxCliOptions) => {
-        const { UsageError } = await import('../../core/errors.js');
-        const { oneOf, positiveInt } = await import('../options.js');
+        const { UsageError } = await import('../../../core/errors.js');
+        const { oneOf, positiveInt } = await import('../../options.js');
         const port = positiveInt(opts.port, '--port', { allowZero: true });
         if (port > 65535) throw new UsageError(`--port must be between 0 and 65535, not "${opts.port}".`);
         const host = opts.host.trim();
@@ -73,13 +73,13 @@ export function sandboxCommand(): Command {
           if (opts.failRate.trim() === '' || !Number.isFinite(failRate) || failRate < 0 || failRate > 1)
             throw new UsageError(`--fail-rate must be a number from 0 to 1, not "${opts.failRate}".`);
         }
-        const { asOpId } = await import('../../sandbox/breaks.js');
+        const { asOpId } = await import('../../../sandbox/breaks.js');
         const breakOps = (opts.break ?? []).map((v) => {
           const op = asOpId(v);
           if (!op) throw new UsageError(`--break must name an operation A1–A7, C1–C5 or M1–M4, not "${v}".`);
           return op;
         });
-        const failOps: Partial<Record<import('../../core/ops.js').OpId, number>> = {};
+        const failOps: Partial<Record<import('../../../core/ops.js').OpId, number>> = {};
         for (const v of opts.fail ?? []) {
           const m = /^([^:]+):(\d{3})$/.exec(v.trim());
           const op = m && asOpId(m[1]!);
@@ -104,7 +104,7 @@ export function sandboxCommand(): Command {
             throw new UsageError(`--token-env must be an environment variable name, not "${opts.tokenEnv}".`);
           token = ctx.io.env[opts.tokenEnv];
           if (!token) throw new UsageError(`--token-env ${opts.tokenEnv}: that environment variable is not set or empty.`);
-          const { registerSecret } = await import('../../core/redact.js');
+          const { registerSecret } = await import('../../../core/redact.js');
           registerSecret(token);
         }
 
@@ -112,16 +112,16 @@ export function sandboxCommand(): Command {
         const store = opts.profile ? await ctx.store() : undefined;
         const existing = store?.list().find((p) => p.name === SANDBOX_PROFILE_NAME);
         if (existing && existing.profile.environment !== 'sandbox') {
-          const { ConfigError } = await import('../../core/errors.js');
+          const { ConfigError } = await import('../../../core/errors.js');
           throw new ConfigError(
             `A profile named "${SANDBOX_PROFILE_NAME}" exists and is not a sandbox's (environment ${JSON.stringify(existing.profile.environment ?? null)}): pdesk sandbox does not replace it.`,
             ['Run with --no-profile, or rename that profile.'],
           );
         }
 
-        const { startSandbox } = await import('../../sandbox/server.js');
-        const { sandboxProfile } = await import('../../sandbox/profile.js');
-        let sandbox: import('../../sandbox/server.js').Sandbox;
+        const { startSandbox } = await import('../../../sandbox/server.js');
+        const { sandboxProfile } = await import('../../../sandbox/profile.js');
+        let sandbox: import('../../../sandbox/server.js').Sandbox;
         try {
           sandbox = await startSandbox({
             port,
