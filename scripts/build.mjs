@@ -6,7 +6,8 @@
 //   undici and conf are stubbed out, since the commands that use them run from the other builds. Its clients
 //   send through node:http (src/cli/oneshot.ts).
 // - dist/tui.cjs: everything, for `pdesk tui` (which runs the sandbox and the receiver in-process too).
-//   Modules load when first used (esbuild wraps what is imported with `await import()`).
+// In both, what is imported with `import()` (each command's module, src/cli/verb.ts; the TUI) is evaluated when first
+// used: esbuild wraps it in a function.
 // And the ESM build in split chunks, dist/main.js and dist/chunks/, for the other long-running commands (bulk
 // sends, listen, the sandbox, check, doctor) and profile writes: a process holds only the chunks it loads,
 // where a bundle of everything cost a 100,000-row bulk send ~15 MB more at its peak.

@@ -1,17 +1,20 @@
-/**
- * `pdesk check` — the conformance suite (src/core/check) against the selected profile, `--profiles a,b` or
- * `--all-profiles` (run concurrently). Read-only unless `--write`: A1–A5, M1, M2, M4 are read; with `--write`
- * A6, A7, C1–C5 and M3 are sent too. A table on a terminal (rows as they finish), JSON with `--json` or when
- * piped, JUnit XML with `--junit <file>`. Exit 0, or 7 when a check failed or errored.
- */
-import { Command } from 'commander';
-import type { CheckReport } from '../../../core/check/model.js';
+/** `pdesk check`: the conformance suite (src/core/check) on the selected profile, or several at once. */
+import { type FileHandle, open } from 'node:fs/promises';
+import { typedReference } from '../../../core/api/appointments.js';
+import { junitXml, reportJson, runSuite, selectChecks } from '../../../core/check/index.js';
+import type { CheckInputs, CheckReport } from '../../../core/check/model.js';
+import { ConfigError, ExitCode, PdeskError, UsageError } from '../../../core/errors.js';
+import { redact } from '../../../core/redact.js';
+import { baseUrlFor } from '../../../core/routes.js';
+import { EmailAddress } from '../../../core/schemas/notification.js';
 import type { Profile } from '../../../profiles/schema.js';
-import { type Context, action } from '../../context.js';
-import { examples } from '../../help.js';
-import { collectList, flagOf, positiveInt, systemCode } from '../../options.js';
+import { validateProfile } from '../../../profiles/store.js';
+import type { Context } from '../../context.js';
+import { flagOf, positiveInt, systemCode } from '../../options.js';
+import { profileEntries } from '../../profile-selection.js';
+import { liveRows, profilesTable, summaryLine } from '../../results-table.js';
 
-interface CheckCliOptions {
+export interface CheckOptions {
   serviceCategory?: string;
   write?: boolean;
   patient?: string;
@@ -24,58 +27,21 @@ interface CheckCliOptions {
   slow?: string;
 }
 
-export function checkCommand(): Command {
-  return new Command('check')
-    .description("run the conformance suite against the profile's practice system and portal (read-only unless --write)")
-    .option('--service-category <system|code>', 'service category to search (A1, A3, A4) and book (A6)')
-    .option('--write', 'also send the writes: book and cancel (A6, A7), chat (C1–C4), notify (C5), reorder (M3)')
-    .option('--patient <id>', 'test patient for the writes (A6, C1–C4, M3)')
-    .option('--encounter <id>', 'test chat for C1–C4; C4 closes it')
-    .option('--email <addr>', 'test address for the notification (C5)')
-    .option('--only <ops>', 'run only these operations or checks, e.g. A4,C1 or A4-free-only (repeatable or a comma list)', collectList)
-    .option('--junit <file>', 'also write a JUnit XML report to this file')
-    .option('--profiles <names>', 'check these profiles, concurrently (repeatable or a comma list)', collectList)
-    .option('--all-profiles', 'check every stored profile, concurrently')
-    .option('--slow <ms>', 'a request slower than this is a warning (default 2000)')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Inputs not given as options are taken from the profile: "check": {serviceCategory, patient, encounter, email}.',
-        'Results: pass, fail, skip (an input is missing), omit (a write check without --write), error (no verdict).',
-        'Exit 0, or 7 when a check failed or errored.',
-        examples(
-          "pdesk check --service-category 'urn:pdesk:service-category|gp'",
-          'pdesk check --write --patient pat-1 --encounter enc-test-1 \\',
-          '  --email test@example.org --junit report.xml',
-          'pdesk check --all-profiles --only A4,M1 --json',
-        ),
-      ].join('\n'),
-    )
-    .action(action(async (ctx, opts: CheckCliOptions) => runCheck(ctx, opts)));
-}
-
-async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
-  const { ExitCode, PdeskError, UsageError } = await import('../../../core/errors.js');
+export async function run(ctx: Context, opts: CheckOptions): Promise<void> {
   if (ctx.dryRun) throw new UsageError('--dry-run does not apply to pdesk check: it sends GET requests only, unless --write.');
-  const inputs = await checkedInputs(opts);
+  const inputs = checkedInputs(opts);
   const slowMs = opts.slow === undefined ? undefined : positiveInt(opts.slow, '--slow');
-  const { junitXml, reportJson, runSuite, selectChecks } = await import('../../../core/check/index.js');
   const selected = selectChecks(opts.only);
-  const { profileEntries } = await import('../../profile-selection.js');
   const { several, entries } = await profileEntries(ctx, opts);
-  const { validateProfile } = await import('../../../profiles/store.js');
   const profiles: Profile[] = entries.map((e) => validateProfile(e.raw, `profile "${e.name}"`));
   // Writes: a read-only profile (or --read-only) refuses the run before anything is sent; a production profile
   // asks first (src/cli/confirm.ts), once per profile.
   if (opts.write) {
-    const { ConfigError } = await import('../../../core/errors.js');
     for (const p of profiles)
       if (p.readOnly || ctx.globals.readOnly)
         throw new ConfigError(
           `Profile "${p.name}" is read-only${p.readOnly ? '' : ' (--read-only)'}: check --write was not run, its writes (A6, A7, C1–C5, M3) would be refused; nothing was sent.`,
         );
-    const { baseUrlFor } = await import('../../../core/routes.js');
     for (const p of profiles)
       await ctx.confirmWrite(p, {
         what: 'the write checks of pdesk check (A6, A7, C1–C5, M3: test data)',
@@ -86,7 +52,6 @@ async function runCheck(ctx: Context, opts: CheckCliOptions): Promise<void> {
   const junitFile = opts.junit === undefined ? undefined : await openReportFile(opts.junit);
 
   const table = ctx.format === 'table';
-  const { liveRows, profilesTable, summaryLine } = await import('../../results-table.js');
   const style = { color: ctx.color, width: ctx.width, idWidth: Math.max(...selected.map((c) => c.id.length)) };
   const live = table && !several;
   if (live) ctx.out(header(profiles[0]!, !!opts.write));
@@ -160,12 +125,10 @@ function header(profile: Profile, write: boolean): string {
 }
 
 /** The inputs given as options, checked before anything is sent (a bad one exits 2 naming its option). */
-async function checkedInputs(opts: CheckCliOptions) {
-  const { UsageError } = await import('../../../core/errors.js');
-  const inputs: import('../../../core/check/model.js').CheckInputs = {};
+function checkedInputs(opts: CheckOptions): CheckInputs {
+  const inputs: CheckInputs = {};
   if (opts.serviceCategory !== undefined) inputs.serviceCategory = systemCode(opts.serviceCategory, '--service-category');
   if (opts.patient !== undefined) {
-    const { typedReference } = await import('../../../core/api/appointments.js');
     inputs.patient = typedReference('Patient', opts.patient, 'patient').slice('Patient/'.length);
   }
   if (opts.encounter !== undefined) {
@@ -173,7 +136,6 @@ async function checkedInputs(opts: CheckCliOptions) {
     inputs.encounter = opts.encounter;
   }
   if (opts.email !== undefined) {
-    const { EmailAddress } = await import('../../../core/schemas/notification.js');
     if (!EmailAddress.safeParse(opts.email).success) throw new UsageError(`--email must be an email address, not "${opts.email}".`);
     inputs.email = opts.email;
   }
@@ -188,10 +150,7 @@ async function checkedInputs(opts: CheckCliOptions) {
 
 /** Open (create or truncate) a report file now; write it, redacted, at the end. */
 async function openReportFile(path: string): Promise<{ write(text: string): Promise<void> }> {
-  const { UsageError } = await import('../../../core/errors.js');
-  const { open } = await import('node:fs/promises');
-  const { redact } = await import('../../../core/redact.js');
-  let fh: import('node:fs/promises').FileHandle;
+  let fh: FileHandle;
   try {
     fh = await open(path, 'w');
   } catch (e) {

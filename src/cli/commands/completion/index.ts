@@ -1,12 +1,11 @@
 /**
- * `pdesk completion bash|zsh|fish` — print a shell completion script (stdout, nothing else). The script calls
+ * `pdesk completion bash|zsh|fish`: print a shell completion script (stdout, nothing else). The script calls
  * back into `pdesk __complete` (src/cli/completion/complete.ts) for commands, options, profile names and the ids
- * pdesk knows, so it stays in step with the commands without being regenerated. The scripts and the completion
- * code are imported only when this command or a completion request runs.
+ * pdesk knows, so it stays in step with the commands without being regenerated.
  */
 import { Command } from 'commander';
-import { action } from '../../context.js';
 import { examples } from '../../help.js';
+import { verb } from '../../verb.js';
 
 export function completionCommand(): Command {
   return new Command('completion')
@@ -21,11 +20,5 @@ export function completionCommand(): Command {
         'pdesk completion fish > ~/.config/fish/completions/pdesk.fish',
       ),
     )
-    .action(
-      action(async (ctx, shell: string) => {
-        const { oneOf } = await import('../../options.js');
-        const { SCRIPTS, SHELLS } = await import('../../completion/scripts.js');
-        ctx.io.stdout.write(SCRIPTS[oneOf(shell, SHELLS, '<shell>')]);
-      }),
-    );
+    .action(verb(() => import('./completion.js')));
 }

@@ -1,42 +1,17 @@
-/**
- * `pdesk doctor` — first-line triage of the selected profile, `--profiles a,b` or `--all-profiles`
- * (src/core/doctor): the profile, its secrets, DNS, TCP, TLS, token, a GET round trip and the clock per party,
- * the thread store and the bulk-send journals. Only GET requests are sent. A table on a terminal, JSON with
- * `--json` or when piped. Exit 0, or 7 when a step failed or errored.
- */
-import { Command } from 'commander';
-import { type Context, action } from '../../context.js';
-import { collectList } from '../../options.js';
-import { examples } from '../../help.js';
+/** `pdesk doctor`: first-line triage (src/core/doctor) of the selected profile, or several at once. */
+import { runDoctor } from '../../../core/doctor/index.js';
+import { ExitCode, PdeskError } from '../../../core/errors.js';
+import type { Context } from '../../context.js';
+import { profileEntries } from '../../profile-selection.js';
+import { liveRows, profilesTable, summaryLine } from '../../results-table.js';
 
-interface DoctorCliOptions {
+export interface DoctorOptions {
   profiles?: string[];
   allProfiles?: boolean;
 }
 
-export function doctorCommand(): Command {
-  return new Command('doctor')
-    .description('triage a profile: secrets, DNS, TCP, TLS, token, clock, a round trip, the thread store and journals')
-    .addHelpText('after', examples('pdesk doctor', 'pdesk doctor --all-profiles --json'))
-    .option('--profiles <names>', 'these profiles, concurrently (repeatable or a comma list)', collectList)
-    .option('--all-profiles', 'every stored profile, concurrently')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Warnings: a certificate expiring within 30 days, a clock more than 60 s off, a key file others can read,',
-        'bulk-send rows whose outcome is uncertain. Exit 0, or 7 when a step failed or errored.',
-      ].join('\n'),
-    )
-    .action(action(async (ctx, opts: DoctorCliOptions) => runDoctorCommand(ctx, opts)));
-}
-
-async function runDoctorCommand(ctx: Context, opts: DoctorCliOptions): Promise<void> {
-  const { ExitCode, PdeskError } = await import('../../../core/errors.js');
-  const { profileEntries } = await import('../../profile-selection.js');
+export async function run(ctx: Context, opts: DoctorOptions): Promise<void> {
   const { several, entries } = await profileEntries(ctx, opts);
-  const { runDoctor } = await import('../../../core/doctor/index.js');
-  const { liveRows, profilesTable, summaryLine } = await import('../../results-table.js');
   const table = ctx.format === 'table';
   const live = table && !several;
   const style = { color: ctx.color, width: ctx.width, idWidth: 18, passText: 'findings' as const, noun: 'steps' };

@@ -6,8 +6,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { sandboxProfile } from '../../../src/sandbox/profile.js';
-import { run as runPdesk, tempDir, writeProfiles } from '../../helpers/run.js';
+import { sandboxProfile } from '../../../../src/sandbox/profile.js';
+import { run as runPdesk, tempDir, writeProfiles } from '../../../helpers/run.js';
 
 describe('pdesk listen refuses before it listens', () => {
   const dir = tempDir();

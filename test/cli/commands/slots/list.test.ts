@@ -3,7 +3,7 @@
  * schedules and slots (version-specific options, dates, paging with --limit, ndjson, --dry-run, query encoding).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withSandbox, type Env } from '../../helpers/run.js';
+import { testContext, withSandbox, type Env } from '../../../helpers/run.js';
 
 const GP = 'urn:pdesk:service-category|gp';
 const DAY = 86_400_000;
@@ -300,5 +300,35 @@ describe('slots that have begun', () => {
     const after = slots.find((s) => !s.past)!;
     expect(row(before.id)).toMatch(/\spast\s/);
     expect(row(after.id)).toMatch(/\sfree\s/);
+  });
+});
+
+describe('slots list: run(ctx, options), without a command line', () => {
+  let env: Env;
+  beforeAll(async () => {
+    env = await withSandbox();
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('searches the slots the options name and prints them; a bad option value is the usage error of the command line', async () => {
+    const { run } = await import('../../../../src/cli/commands/slots/list.js');
+    const t = testContext({ configDir: env.configDir, globals: { json: true } });
+    try {
+      await run(t.ctx, { serviceCategory: GP, from: day(2), to: day(2), schedule: '12' });
+      const slots = t.json() as Array<{ id: string; status: string; past: boolean }>;
+      expect(slots.map((s) => s.id)).toContain(`slot-12-${compact(day(2))}-0900`);
+      expect(slots.every((s) => s.status === 'free' && s.past === false)).toBe(true);
+      const get = env.sandbox.received.find((r) => r.path === '/practice/Slot')!;
+      expect(get.query).toContain(`schedule.date=ge${day(2)}`);
+      const sent = env.sandbox.received.length;
+      await expect(run(t.ctx, { serviceCategory: 'gp', from: 'today', to: 'today' })).rejects.toThrow(
+        '--service-category must be <system>|<code>, not "gp".',
+      );
+      expect(env.sandbox.received).toHaveLength(sent);
+    } finally {
+      await t.close();
+    }
   });
 });

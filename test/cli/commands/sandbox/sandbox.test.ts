@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Signal } from '../../../src/cli/io.js';
-import { sandboxProfile } from '../../../src/sandbox/profile.js';
-import { run as runPdesk, tempDir, writeProfiles } from '../../helpers/run.js';
+import type { Signal } from '../../../../src/cli/io.js';
+import { sandboxProfile } from '../../../../src/sandbox/profile.js';
+import { run as runPdesk, tempDir, writeProfiles } from '../../../helpers/run.js';
 
 describe('pdesk sandbox refuses before it starts', () => {
   it('bad options exit 2 naming the option, a port in use included', async () => {

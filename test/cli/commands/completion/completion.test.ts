@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCRIPTS, SHELLS } from '../../../src/cli/completion/scripts.js';
-import { run, tempDir } from '../../helpers/run.js';
+import { SCRIPTS, SHELLS } from '../../../../src/cli/completion/scripts.js';
+import { run, tempDir } from '../../../helpers/run.js';
 
 /** Whether `shell` is on the PATH (the tests never install one). */
 const installed = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { sandboxProfile } from '../../../src/sandbox/profile.js';
-import { startSandbox } from '../../../src/sandbox/server.js';
-import { type Env, tempDir, withSandbox, writeProfiles } from '../../helpers/cli.js';
-import { junitProblems, parseXml } from '../../helpers/xml.js';
+import { sandboxProfile } from '../../../../src/sandbox/profile.js';
+import { startSandbox } from '../../../../src/sandbox/server.js';
+import { type Env, tempDir, withSandbox, writeProfiles } from '../../../helpers/cli.js';
+import { junitProblems, parseXml } from '../../../helpers/xml.js';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -51,7 +51,7 @@ describe('pdesk check', () => {
         sandboxProfile(good.url, { name: 'good' }),
         { ...sandboxProfile(bad.url, { name: 'bad' }), retries: { max: 0 } },
       ]);
-      const { runCli } = await import('../../helpers/cli.js');
+      const { runCli } = await import('../../../helpers/cli.js');
       const r = await runCli(['check', '--all-profiles', '--json'], { configDir: dir });
       expect(r.code).toBe(7);
       const reports = r.json();

@@ -6,10 +6,10 @@
  */
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPath } from '../../../src/core/audit.js';
-import { csvFile } from '../../helpers/bulk.js';
-import { type Env, withSandbox, writeProfiles } from '../../helpers/run.js';
-import { WRITES } from '../../helpers/writes.js';
+import { auditPath } from '../../../../src/core/audit.js';
+import { csvFile } from '../../../helpers/bulk.js';
+import { type Env, withSandbox, writeProfiles } from '../../../helpers/run.js';
+import { WRITES } from '../../../helpers/writes.js';
 
 const TOKEN = 'audit-cli-token-27182';
 const vars = { SANDBOX_TOKEN: TOKEN };

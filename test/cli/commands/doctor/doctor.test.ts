@@ -1,6 +1,6 @@
 /** `pdesk doctor` as a process: exit 0 on a healthy profile with JSON on stdout, exit 7 and the table when a step fails. */
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Env, withSandbox } from '../../helpers/cli.js';
+import { type Env, withSandbox } from '../../../helpers/cli.js';
 
 let env: Env | undefined;
 afterEach(async () => {

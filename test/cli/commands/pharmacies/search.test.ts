@@ -4,7 +4,7 @@
  * missing or malformed identifiers refused with exit 2 before anything is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withSandbox, type Env } from '../../helpers/run.js';
+import { withSandbox, type Env } from '../../../helpers/run.js';
 
 const SYS = 'urn:pdesk:pharmacy-id';
 let env: Env;

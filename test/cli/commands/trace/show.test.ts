@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Env, tempDir, withSandbox, writeProfiles } from '../../helpers/run.js';
+import { type Env, tempDir, withSandbox, writeProfiles } from '../../../helpers/run.js';
 
 const TOKEN = 'trace-cli-token-16180';
 const vars = { SANDBOX_TOKEN: TOKEN };
