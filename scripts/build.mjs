@@ -6,7 +6,8 @@
 //   undici and conf are stubbed out, since the commands that use them run from the other builds. Its clients
 //   send through node:http (src/cli/oneshot.ts).
 // - dist/tui.cjs: everything, for `pdesk tui` (which runs the sandbox and the receiver in-process too).
-//   Modules load when first used (esbuild wraps what is imported with `await import()`).
+// In both, what is imported with `import()` (each command's module, src/cli/verb.ts; the TUI) is evaluated when first
+// used: esbuild wraps it in a function.
 // And the ESM build in split chunks, dist/main.js and dist/chunks/, for the other long-running commands (bulk
 // sends, listen, the sandbox, check, doctor) and profile writes: a process holds only the chunks it loads,
 // where a bundle of everything cost a 100,000-row bulk send ~15 MB more at its peak.
@@ -17,6 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { build } from 'esbuild';
 import { inkText, inkWithoutTopLevelAwait, lazyChildProcess, yogaSynchronous } from './build-patches.mjs';
 
@@ -50,21 +52,24 @@ const builtinDynamicImports = {
  * conf): a stub that says so if it is ever reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it.
  */
 const NOT_ONE_SHOT =
-  /^(undici(\/.*)?|ink|react|conf|postgres)$|\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor|core\/store\/pg)\//;
-const ONE_SHOT_TOO = /\/core\/bulk\/journals?(\.js)?$/;
+  /^(undici(\/.*)?|ink|react|conf|postgres)$|^src\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor|core\/store\/pg)\//;
+const ONE_SHOT_TOO = /^src\/core\/bulk\/journals?(\.js)?$/;
 
 /**
- * A plugin that leaves the modules matching `pattern` (and not `keep`) out of `file`. Importing the stub is harmless
- * (a static import of it must not break every command of the bundle); using anything from it throws, naming the
- * module and where the routing is decided.
+ * A plugin that leaves the modules matching `pattern` (and not `keep`) out of `file`: a package by its name, one of
+ * ours by its path from the project's folder (`src/tui/main.js`, not `src/cli/commands/tui/index.js`). Importing
+ * the stub is harmless (a static import of it must not break every command of the bundle); using anything from it
+ * throws, naming the module and where the routing is decided.
  */
 function leaveOut(name, pattern, keep, file, instead) {
   return {
     name,
     setup(b) {
-      b.onResolve({ filter: pattern }, (a) =>
-        a.importer.includes('node_modules') || keep?.test(a.path) ? undefined : { path: a.path, namespace: name },
-      );
+      b.onResolve({ filter: /.*/ }, (a) => {
+        if (a.importer.includes('node_modules') || a.namespace !== 'file') return undefined;
+        const target = a.path.startsWith('.') ? relative(process.cwd(), resolve(a.resolveDir, a.path)).split(sep).join('/') : a.path;
+        return pattern.test(target) && !keep?.test(target) ? { path: target, namespace: name } : undefined;
+      });
       b.onLoad({ filter: /.*/, namespace: name }, (a) => ({
         contents: `const message = ${JSON.stringify(`pdesk: ${a.path} is not in ${file}; this command line should run from ${instead} (src/cli/route.ts).`)};
 module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeof key === 'symbol') return undefined; throw new Error(message); } });`,
@@ -84,7 +89,7 @@ const notOneShot = leaveOut(
  * In dist/tui.cjs, the team store on PostgreSQL and its driver: `pdesk store` runs from dist/main.js, and the TUI
  * does not use the team store yet, so its start-up does not compile them.
  */
-const notInTui = leaveOut('not-in-tui', /^postgres$|\/core\/store\/pg\//, undefined, 'dist/tui.cjs', 'dist/main.js');
+const notInTui = leaveOut('not-in-tui', /^postgres$|^src\/core\/store\/pg\//, undefined, 'dist/tui.cjs', 'dist/main.js');
 
 /**
  * esbuild's `__toESM` wraps a CommonJS module for an ES module that imports it, copying every export into a

@@ -1,10 +1,9 @@
 /**
- * What every command action gets: the global options, the IO it runs with (streams, terminal, environment),
- * the profile and client (loaded lazily, so `--help` and usage errors cost nothing), verbose logging, and
- * `emit` for the chosen output format. A Context is built from the program's dependencies (`buildProgram`),
- * so a command runs the same in the process (`systemIO()`) and in a test (`testIO()`).
+ * What every command's `run(ctx, options)` gets: the global options, the IO it runs with (streams, terminal,
+ * environment), the profile and client (loaded lazily, so `--help` and usage errors cost nothing), verbose logging,
+ * and `emit` for the chosen output format. A Context is built from the program's dependencies (`buildProgram`,
+ * src/cli/verb.ts), so a command runs the same in the process (`systemIO()`) and in a test (`testIO()`).
  */
-import { type Command, CommanderError, type Option } from 'commander';
 import type { ClientOptions, PdeskClient, WriteDescription } from '../core/client.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
@@ -58,16 +57,22 @@ export class Context {
   private readonly confirmed = new Set<string>();
   private _trace?: Promise<import('../core/trace.js').TraceWriter | undefined>;
   private _store?: ProfileStore;
-  /** The compiled --query (`action` compiles it before the command runs). */
+  /** The compiled --query (`verb()` compiles it before the command runs). */
   private _query?: Query;
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
 
+  /**
+   * `globals` are the global options of the command line; `given` the command's own options given on it (long
+   * flags, in the command's order), which `--body` refuses (src/cli/body.ts). A test that calls a verb's `run`
+   * directly gives what it needs, or nothing.
+   */
   constructor(
-    readonly cmd: Command,
+    globals: GlobalOptions = {},
     readonly deps: Deps = { io: systemIO() },
+    readonly given: readonly string[] = [],
   ) {
-    this.globals = cmd.optsWithGlobals() as GlobalOptions;
+    this.globals = globals;
     this.io = deps.io;
     // Everything printed goes through redact: a server that echoes a token back does not get it printed.
     this.out = (t) => void this.io.stdout.write(redact(t.endsWith('\n') ? t : `${t}\n`));
@@ -316,68 +321,4 @@ export class Context {
     await this._client?.close();
     (await this._trace?.catch(() => undefined))?.close();
   }
-}
-
-/** Options declared with requiredOption, checked by `action` instead of commander (see deferRequiredOptions). */
-const required = new WeakSet<Option>();
-
-/**
- * commander checks required options before unknown ones, so a misspelt `--servce-category x` would be reported
- * as a missing `--service-category`. Required options of `cmd` and its subcommands are checked in `action`
- * instead, which runs after commander has rejected unknown options (with its "did you mean" suggestion).
- */
-export function deferRequiredOptions(cmd: Command): void {
-  for (const o of cmd.options) {
-    if (!o.mandatory) continue;
-    o.mandatory = false;
-    required.add(o);
-  }
-  for (const sub of cmd.commands) deferRequiredOptions(sub);
-}
-
-/** The dependencies of a program (set by buildProgram on its root command), and the Context of its run. */
-const depsOf = new WeakMap<Command, Deps>();
-const contextOf = new WeakMap<Command, Context>();
-
-/** Give the program rooted at `root` its dependencies (buildProgram does this). */
-export function setDeps(root: Command, deps: Deps): void {
-  depsOf.set(root, deps);
-}
-
-/** The Context the program rooted at `root` ran its action with, if it got that far. */
-export function contextOfRun(root: Command): Context | undefined {
-  return contextOf.get(root);
-}
-
-export type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<void> | void;
-
-/**
- * Wrap an action: commander passes `(...args, options, command)`; the action gets `(ctx, ...args, options)`.
- * The Context is remembered for the root command so the entry point can close pools after it.
- */
-export function action<A extends unknown[]>(fn: Action<A>) {
-  return async (...raw: unknown[]) => {
-    const cmd = raw[raw.length - 1] as Command;
-    // Every missing one in one message, not one per run.
-    const missing = cmd.options.filter((o) => required.has(o) && cmd.getOptionValue(o.attributeName()) === undefined);
-    if (missing.length) {
-      const { listOf } = await import('./options.js');
-      const flags = listOf(missing.map((o) => `'${o.flags}'`));
-      throw new CommanderError(
-        1,
-        'commander.missingMandatoryOptionValue',
-        `error: required option${missing.length > 1 ? 's' : ''} ${flags} not specified`,
-      );
-    }
-    let root: Command = cmd;
-    while (root.parent) root = root.parent;
-    const ctx = new Context(cmd, depsOf.get(root));
-    contextOf.set(root, ctx);
-    // Bad global values (--output xml, --limit x, a --query that does not compile) are usage errors before
-    // anything is sent, not after.
-    void ctx.format;
-    void ctx.limit;
-    await ctx.compileQuery();
-    await fn(ctx, ...(raw.slice(0, -1) as A));
-  };
 }

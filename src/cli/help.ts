@@ -6,11 +6,24 @@
  * Examples use dates relative to today (`--from today --to +7d`, `--start 'tomorrow 09:00'`), so they never go stale;
  * test/cli/help.test.ts holds every command to having them.
  */
-import { type Command, Help } from 'commander';
+import { Command, Help } from 'commander';
 
 /** `addHelpText('after', …)` text: an "Examples:" heading and the command lines, each within 80 columns. */
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** A command pdesk has (a noun, or a command without verbs), with its description and examples. */
+export function command(name: string, description: string, ...exampleLines: string[]): Command {
+  return new Command(name).description(description).addHelpText('after', examples(...exampleLines));
+}
+
+/** A verb of `noun`, with its description and examples; its arguments, options and action follow. */
+export function subcommand(noun: Command, name: string, description: string, ...exampleLines: string[]): Command {
+  return noun
+    .command(name)
+    .description(description)
+    .addHelpText('after', examples(...exampleLines));
 }
 
 /** The last words of `pdesk --help`. */

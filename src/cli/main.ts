@@ -1,10 +1,10 @@
 /**
- * pdesk entry point. `buildProgram(deps)` makes the commander program; `runProgram(argv, deps)` runs one command
- * with the IO, profile loader, client factory and clock it is given and returns its exit code (cli.md), printing
- * errors as one sentence plus detail lines; it never exits the process, so tests run it in-process with
- * `testIO()`. `run(argv)` is the process's entry (bin/pdesk.js): the system IO, then an explicit exit once output
- * is flushed (undici keeps a process alive for a while after its last request). The TUI and the sandbox are
- * imported only when used.
+ * pdesk entry point. `buildProgram(deps)` makes the commander program from the commands' definitions
+ * (src/cli/commands/<noun>/index.ts); `runProgram(argv, deps)` runs one command with the IO, profile loader, client
+ * factory and clock it is given and returns its exit code (cli.md), printing errors as one sentence plus detail
+ * lines; it never exits the process, so tests run it in-process with `testIO()`. A command's code is loaded only
+ * when its line runs (src/cli/verb.ts). `run(argv)` is the process's entry (bin/pdesk.js): the system IO, then an
+ * explicit exit once output is flushed (undici keeps a process alive for a while after its last request).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { forgetTokens } from '../core/auth.js';
@@ -14,18 +14,20 @@ import { redact, secretScope } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { forgetCommandSecrets } from '../profiles/secrets.js';
 import { commands } from './commands/index.js';
-import { type Context, type Deps, contextOfRun, deferRequiredOptions, setDeps } from './context.js';
+import type { Context, Deps } from './context.js';
 import { START_HERE, formatHelp, helpFirst } from './help.js';
 import { type IO, systemIO } from './io.js';
 import { collect, flagOf } from './options.js';
+import { deferRequiredOptions } from './required.js';
 import { withDefaultCommand } from './route.js';
+import { contextOfRun, setDeps } from './verb.js';
 
 export const VERSION = '0.1.0';
 
 /**
  * The commander program; `deps` (the system IO by default) is what its actions run with. With the command line
- * `args`, only the command group it runs is built when that is certain (`groupOf`): a one-shot command does not
- * build the other nineteen groups' commands and options (~1.5 ms of its start-up; docs/performance.md).
+ * `args`, only the command group it runs is built when that is certain (`groupOf`): a command does not build the
+ * other groups' commands and options.
  */
 export function buildProgram(deps: Deps = { io: systemIO() }, args?: readonly string[]): Command {
   const program = new Command('pdesk')

@@ -21,11 +21,6 @@ export function listOf(items: readonly string[]): string {
   return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** Every missing option named in one UsageError: `--a and --b are required (hint).` Nothing when none is missing. */
-export function requireOptions(missing: readonly string[], hint: string): void {
-  if (missing.length) throw new UsageError(`${listOf(missing)} ${missing.length > 1 ? 'are' : 'is'} required ${hint}.`);
-}
-
 /** `--param key=value` pairs. */
 export function keyValues(values: string[] | undefined, option = '--param'): Array<[string, string]> {
   return (values ?? []).map((v) => {

@@ -23,7 +23,7 @@ function contextOf(args: string[], o: TestIOOptions = {}, now?: () => Date) {
     .option('--query <JMESPath>', '', collect)
     .exitOverride();
   program.parse(args, { from: 'user' });
-  return { ctx: new Context(program, { io: t.io, now }), t };
+  return { ctx: new Context(program.opts(), { io: t.io, now }), t };
 }
 
 describe('Context stderr', () => {

@@ -664,12 +664,14 @@ describe('runProgram', () => {
     const { testIO } = await import('../../src/cli/io.js');
     const commands = (await import('../../src/cli/commands/index.js')).commands;
     const { Command } = await import('commander');
-    const { action } = await import('../../src/cli/context.js');
+    const { verb } = await import('../../src/cli/verb.js');
     const legacy = () =>
       new Command('legacy-exit').action(
-        action(() => {
-          process.exitCode = 7;
-        }),
+        verb(async () => ({
+          run: () => {
+            process.exitCode = 7;
+          },
+        })),
       );
     const entry = ['legacy-exit', legacy] as const;
     commands.push(entry);

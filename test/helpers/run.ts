@@ -7,7 +7,7 @@
  * The environment is the test process's, with NO_COLOR=1, without PDESK_PROFILE, then `env`, as for a process;
  * a TZ in `env` is the process's time zone for the length of the run.
  */
-import type { Deps } from '../../src/cli/context.js';
+import { Context, type Deps, type GlobalOptions } from '../../src/cli/context.js';
 import type { Signal } from '../../src/cli/io.js';
 import { testIO } from '../../src/cli/io.js';
 import { runProgram } from '../../src/cli/main.js';
@@ -39,10 +39,16 @@ export interface InProcessResult extends CliResult {
   error?: unknown;
 }
 
-export async function run(args: string[], o: RunOptions = {}): Promise<InProcessResult> {
+/** The environment a command runs with: the test process's, with NO_COLOR=1, without PDESK_PROFILE, then `o`'s. */
+function commandEnv(o: Pick<RunOptions, 'env' | 'configDir'>): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...o.env };
   if (!o.env?.PDESK_PROFILE) delete env.PDESK_PROFILE;
   if (o.configDir) env.PDESK_CONFIG_DIR = o.configDir;
+  return env;
+}
+
+export async function run(args: string[], o: RunOptions = {}): Promise<InProcessResult> {
+  const env = commandEnv(o);
   const t = testIO({ stdin: o.input, tty: o.tty, columns: o.columns, env });
   o.signals?.(t.signal);
   // The time zone is the process's (Node reads process.env.TZ when it changes): `env: {TZ}` holds for the run.
@@ -67,4 +73,22 @@ export async function run(args: string[], o: RunOptions = {}): Promise<InProcess
 /** A sandbox on port 0 plus a config dir whose default profile points at it; commands run in-process. */
 export function withSandbox(opts: SandboxOptions = {}, profileOverrides: Partial<ProfileInput> = {}): Promise<Env> {
   return sandboxEnv(run, opts, profileOverrides);
+}
+
+export interface ContextOptions extends Pick<RunOptions, 'configDir' | 'env' | 'input' | 'tty' | 'columns' | 'now'> {
+  /** The global options (`{json: true}` for `--json`). */
+  globals?: GlobalOptions;
+  /** The command's options as if given on a command line (long flags), for what `--body` refuses. */
+  given?: string[];
+}
+
+/**
+ * A Context for calling a verb's `run(ctx, options)` directly, without a command line: an in-memory IO, the
+ * environment `run` gives a command. Read what it printed with `stdout()`, `stderr()` and `json()`; `close()`
+ * closes its client.
+ */
+export function testContext(o: ContextOptions = {}) {
+  const t = testIO({ stdin: o.input, tty: o.tty, columns: o.columns, env: commandEnv(o) });
+  const ctx = new Context(o.globals ?? {}, { io: t.io, now: o.now }, o.given);
+  return { ctx, stdout: t.stdout, stderr: t.stderr, json: () => JSON.parse(t.stdout()), close: () => ctx.close() };
 }

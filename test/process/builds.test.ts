@@ -15,6 +15,12 @@ import { type CliResult, type Env, runCli, tempDir, withSandbox } from '../helpe
 
 const STUB = /is not in the one-shot bundle|unexpected error/;
 
+/** A script in V8's coverage (NODE_V8_COVERAGE): its functions, each with the times its ranges ran. */
+interface CoveredScript {
+  url: string;
+  functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
+}
+
 /** Every command path of the program: `['slots']`, `['slots', 'list']`, … */
 function commandPaths(cmd: Command, prefix: string[] = []): string[][] {
   return cmd.commands.flatMap((c) => {
@@ -140,6 +146,50 @@ describe('every command from its build', () => {
       for (const left of ['NativeModule perf_hooks', 'NativeModule tty', 'NativeModule internal/modules/esm/loader'])
         expect(loaded, left).not.toContain(left);
     }, 60_000);
+
+    it("a command line evaluates its own verb's module and no other; help evaluates none, nor what they use of the core", async () => {
+      // V8's coverage of dist/cli.cjs names each module evaluated on first use by its path: esbuild wraps it as
+      // `__esm({"src/cli/commands/slots/list.ts"() {…}})`, a function that runs when the module is evaluated.
+      const evaluated = async (args: string[]) => {
+        const dir = tempDir();
+        const r = await env.run(args, { env: { NODE_V8_COVERAGE: dir } });
+        expect(STUB.test(r.stderr), `${args.join(' ')}: ${r.stderr}`).toBe(false);
+        const ran = new Set<string>();
+        for (const f of readdirSync(dir))
+          for (const script of JSON.parse(readFileSync(join(dir, f), 'utf8')).result as CoveredScript[])
+            if (script.url.endsWith('/dist/cli.cjs'))
+              for (const fn of script.functions)
+                if (fn.functionName.startsWith('src/') && fn.ranges[0]!.count > 0) ran.add(fn.functionName);
+        return { code: r.code, ran: [...ran] };
+      };
+      // What the definitions import besides commander and the CLI's own helpers (`./methods.js`): data, no code.
+      const commandsDir = fileURLToPath(new URL('../../src/cli/commands', import.meta.url));
+      const definitions = new Set(
+        readdirSync(commandsDir, { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .flatMap((d) =>
+            [
+              ...readFileSync(join(commandsDir, d.name, 'index.ts'), 'utf8').matchAll(/^import (?!type )[^;]*from '\.\/([\w-]+)\.js';$/gm),
+            ].map((m) => `src/cli/commands/${d.name}/${m[1]}.ts`),
+          ),
+      );
+      const verbs = (ran: string[]) => ran.filter((m) => m.startsWith('src/cli/commands/') && !definitions.has(m)).sort();
+      // What the commands' code uses of the core: its APIs, their schemas, the labels of their tables.
+      const apis = (ran: string[]) =>
+        ran.filter((m) => /^src\/core\/(api\/|labels|schemas\/(appointment|chat|medication|notification))/.test(m));
+
+      const slots = await evaluated(['slots', 'list', '--service-category', GP, '--from', 'today', '--to', 'today', '--json']);
+      expect(slots.code).toBe(0);
+      expect(verbs(slots.ran)).toEqual(['src/cli/commands/slots/list.ts']);
+      expect(slots.ran).toContain('src/core/api/appointments.ts'); // the coverage is the real one
+      const threads = await evaluated(['chat', 'threads', '--json']);
+      expect(verbs(threads.ran)).toEqual(['src/cli/commands/chat/store.ts', 'src/cli/commands/chat/threads.ts']);
+      for (const help of [['slots', 'list', '--help'], ['chat', '--help'], ['--help', '--no-color'], ['help', 'chat'], ['slot']]) {
+        const r = await evaluated(help);
+        expect(verbs(r.ran), help.join(' ')).toEqual([]);
+        expect(apis(r.ran), help.join(' ')).toEqual([]);
+      }
+    }, 120_000);
 
     it('check, doctor, a bulk send and a profile write run from dist/main.js', async () => {
       const dir = tempDir();

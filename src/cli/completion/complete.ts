@@ -11,6 +11,7 @@
  * ever sent, and nothing is printed on failure: a completion never writes an error into the user's shell.
  */
 import type { Command, Option } from 'commander';
+import { API_METHODS } from '../commands/api/methods.js';
 import type { IO } from '../io.js';
 import type { CachedKind } from './cache.js';
 
@@ -33,7 +34,6 @@ export interface Sources {
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 const FHIR_SLOT_STATUSES = ['free', 'busy', 'busy-unavailable', 'busy-tentative', 'entered-in-error'];
-const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
 type Values = (s: State) => Candidate[] | Promise<Candidate[]>;
 
@@ -81,7 +81,7 @@ const ARGUMENT_VALUES: Record<string, Values[]> = {
   'profile show': [(s) => profiles(s)],
   'profile use': [(s) => profiles(s)],
   'profile remove': [(s) => profiles(s)],
-  api: [fixed(...HTTP_METHODS)],
+  api: [fixed(...API_METHODS)],
 };
 
 /** `chat show` for the command `show` under `chat` (the root is not named). */

@@ -84,7 +84,7 @@ describe('the example profiles', () => {
   });
 
   it('sandbox.json is the profile the sandbox prints for its default port', async () => {
-    const { DEFAULT_SANDBOX_PORT } = await import('../../../src/cli/commands/sandbox.js');
+    const { DEFAULT_SANDBOX_PORT } = await import('../../../src/cli/commands/sandbox/defaults.js');
     const file = Profile.parse(JSON.parse(readFileSync(example('sandbox'), 'utf8')));
     expect(file).toEqual(Profile.parse(sandboxProfile(`http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`)));
   });
