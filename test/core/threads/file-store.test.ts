@@ -222,6 +222,8 @@ describe('file store: segments', () => {
     await other.close();
     await expect.poll(() => receiver.isClosed('enc-7'), { timeout: 3000 }).toBe(true);
     expect(await receiver.hasMessage('o0')).toBe(true);
+    // The watchers hear of the other process's records on their own schedule (a file event), not when a query reads.
+    await expect.poll(() => seen.map((r) => (r.kind === 'message' ? r.id : r.kind)), { timeout: 3000 }).toContain('close');
     expect(seen.map((r) => (r.kind === 'message' ? r.id : r.kind))).toContain('o9');
     await receiver.close();
   });
