@@ -6,6 +6,10 @@
  */
 import { type Command, CommanderError, type Option } from 'commander';
 import type { ClientOptions, PdeskClient, WriteDescription } from '../core/client.js';
+import type { Operator } from '../core/operator.js';
+import type { Settings } from '../core/settings.js';
+import type { StoreSelection } from '../core/store/select.js';
+import type { DeskStore } from '../core/store/types.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import type { Profile } from '../profiles/schema.js';
@@ -58,6 +62,8 @@ export class Context {
   private readonly confirmed = new Set<string>();
   private _trace?: Promise<import('../core/trace.js').TraceWriter | undefined>;
   private _store?: ProfileStore;
+  private _settings?: Settings;
+  private _desk?: Promise<DeskStore>;
   /** The compiled --query (`action` compiles it before the command runs). */
   private _query?: Query;
   readonly out: (text: string) => void;
@@ -151,6 +157,47 @@ export class Context {
       this._store = openProfileStore(configDir(this.io.env));
     }
     return this._store;
+  }
+
+  /** The desk's settings (`config.json` in the config folder; `{}` without one). */
+  async settings(): Promise<Settings> {
+    if (!this._settings) {
+      const { readSettings } = await import('../core/settings.js');
+      this._settings = readSettings(await this.configDir());
+    }
+    return this._settings;
+  }
+
+  /** Who the operator at this desk is (PDESK_OPERATOR, else `operator` in config.json, else the login name). */
+  async operator(): Promise<Operator> {
+    const { operatorOf } = await import('../core/operator.js');
+    return operatorOf(this.io.env, await this.settings());
+  }
+
+  /** Which store this desk uses: the team store when PDESK_STORE_URL or `storeUrlEnv` names one, else the local files. */
+  async storeSelection(): Promise<StoreSelection> {
+    const { selectStore } = await import('../core/store/select.js');
+    return selectStore(this.io.env, await this.settings(), await this.configDir());
+  }
+
+  /**
+   * The desk store of this run (threads, messages, owners, the audit trail), opened on first use and closed with the
+   * run: the team store on PostgreSQL when one is selected (storeSelection), else the config folder's files.
+   */
+  async deskStore(): Promise<DeskStore> {
+    this._desk ??= (async () => {
+      const selection = await this.storeSelection();
+      const { openDeskStore } = await import('../core/store/open.js');
+      return openDeskStore(selection, {
+        dir: await this.configDir(),
+        operator: (await this.operator()).name,
+        onWarning: (w) => this.err(`pdesk: warning: ${w}`),
+      });
+    })();
+    this._desk.catch(() => {
+      this._desk = undefined;
+    });
+    return this._desk;
   }
 
   /** The selected profile (the store, conf and zod are loaded on first use only). */
@@ -307,6 +354,7 @@ export class Context {
   async close(): Promise<void> {
     await this._client?.close();
     (await this._trace?.catch(() => undefined))?.close();
+    await (await this._desk?.catch(() => undefined))?.close();
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * `pdesk listen` — receive pushes as a stand-in party (decisions.md §8): C1, C2 under /practice and C3, C4, C5
- * under /portal, each written durably to the profile's thread store before it is acknowledged. Prints the
+ * under /portal, each written durably to the desk store (the profile's thread store, or the team store on
+ * PostgreSQL when one is configured: decisions.md §17) before it is acknowledged. Prints the
  * bound URL as the first line, then one line per received record (NDJSON with --json) until SIGTERM or Ctrl-C,
  * which let requests in progress finish for at most --shutdown-timeout seconds. Made to run as a service:
  * HTTPS (--tls-cert, --tls-key), GET /healthz, a connection limit, and no open port beyond this machine
@@ -35,7 +36,9 @@ export function isLoopback(host: string): boolean {
 
 export function listenCommand(): Command {
   return new Command('listen')
-    .description("receive pushes (C1, C2 at /practice; C3, C4, C5 at /portal) into the profile's thread store until SIGTERM or Ctrl-C")
+    .description(
+      "receive pushes (C1, C2 at /practice; C3, C4, C5 at /portal) into the profile's thread store, or the team store, until SIGTERM or Ctrl-C",
+    )
     .option('--port <n>', 'port to listen on (0 = any free port)', '4020')
     .option('--host <host>', 'address to listen on; beyond loopback it needs --token-env (or --insecure)', '127.0.0.1')
     .option('--token-env <NAME>', 'require Authorization: Bearer <the value of environment variable NAME>')
@@ -103,15 +106,17 @@ export function listenCommand(): Command {
         }
         const format = ctx.format;
         const profile = await ctx.profile();
-        const { openThreadStore, describeRecord } = await import('../../core/threads/index.js');
-        const store = openThreadStore(await ctx.configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
+        // The store every command of this desk uses: the team store when one is configured, else the local files.
+        const store = await ctx.deskStore();
+        const { describeRecord } = await import('../../core/threads/index.js');
         const { startReceiver } = await import('../../listen/receiver.js');
         try {
-          await store.prepare();
+          await store.prepare(profile.name);
         } catch (e) {
           await store.close();
+          if (store.engine !== 'file') throw e; // the team store's own error names it (password hidden)
           throw new ConfigError(
-            `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+            `The thread store ${store.where(profile.name)} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
           );
         }
         let receiver: import('../../listen/receiver.js').Receiver;
@@ -120,6 +125,7 @@ export function listenCommand(): Command {
             port,
             host: opts.host,
             store,
+            profile: profile.name,
             token,
             tls,
             limits: { maxConnections },
@@ -151,7 +157,7 @@ export function listenCommand(): Command {
             ctx.err(`Stopping: waiting up to ${graceSeconds} s for ${inProgress} request${inProgress === 1 ? '' : 's'} in progress.`);
           const hard = setTimeout(
             () => {
-              ctx.err('pdesk listen: the thread store did not close in time; exiting anyway (nothing unwritten was acknowledged).');
+              ctx.err('pdesk listen: the store did not close in time; exiting anyway (nothing unwritten was acknowledged).');
               ctx.io.exitNow(1);
             },
             graceSeconds * 1000 + 5000,
@@ -175,13 +181,22 @@ export function listenCommand(): Command {
         ctx.io.onSignal('SIGINT', stop);
         ctx.io.onSignal('SIGTERM', stop);
 
-        const info = { listening: receiver.url, practice: `${receiver.url}/practice`, portal: `${receiver.url}/portal`, store: store.path };
+        const where = store.where(profile.name);
+        const info = {
+          listening: receiver.url,
+          practice: `${receiver.url}/practice`,
+          portal: `${receiver.url}/portal`,
+          engine: store.engine,
+          store: where,
+        };
         if (format === 'table') {
           ctx.out(`Listening on ${receiver.url} (practice: ${info.practice}, portal: ${info.portal})`);
-          ctx.err(`Thread store: ${store.path}${token ? '; bearer token required' : ''}. Press Ctrl-C to stop.`);
+          ctx.err(
+            `${store.engine === 'file' ? 'Thread store' : 'Team store'}: ${where}${token ? '; bearer token required' : ''}. Press Ctrl-C to stop.`,
+          );
         } else ctx.out(safeJson(info)); // the first line, where it listens: --query is for the records after it
         if (!isLoopback(opts.host)) {
-          if (!token) ctx.err(`pdesk: warning: --insecure: anyone who can reach ${receiver.url} can push into the thread store.`);
+          if (!token) ctx.err(`pdesk: warning: --insecure: anyone who can reach ${receiver.url} can push into the store.`);
           else if (!tls) ctx.err('pdesk: warning: without --tls-cert the bearer token and every message cross the network unencrypted.');
         }
         ctx.keepAlive = true;

@@ -17,12 +17,7 @@ type FileStatus = { engine: 'file'; folder: string };
 
 /** The store the settings and environment select, and the operator. */
 async function selected(ctx: Context): Promise<{ store: StoreSelection; operator: Operator }> {
-  const dir = await ctx.configDir();
-  const { readSettings } = await import('../../core/settings.js');
-  const { selectStore } = await import('../../core/store/select.js');
-  const { operatorOf } = await import('../../core/operator.js');
-  const settings = readSettings(dir);
-  return { store: selectStore(ctx.io.env, settings, dir), operator: operatorOf(ctx.io.env, settings) };
+  return { store: await ctx.storeSelection(), operator: await ctx.operator() };
 }
 
 /** `store status` as text. */

@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { type LoadedMessage, type RepairRecord, type StoreRecord, asRecord, parseMessageAt } from './records.js';
+import { type AnyRecord, type LoadedMessage, type RepairRecord, asRecord, parseMessageAt } from './records.js';
 
 /**
  * A segment is sealed (the next one started) once it holds this many bytes, about 6,000 messages: what a
@@ -81,7 +81,7 @@ export class SegmentCursor {
   ) {}
 }
 
-export type ReadRecord = StoreRecord | LoadedMessage;
+export type ReadRecord = AnyRecord | LoadedMessage;
 
 /**
  * A copy of `s` that shares no memory with the string it was cut from. An id matched out of a segment's text is
