@@ -223,6 +223,12 @@ export class Context {
     return t ? (e) => t.write(e) : undefined;
   }
 
+  /** What the client calls as each write leaves: the trace file's writer, when there is one. */
+  async sendObserver(profile?: Profile): Promise<ClientOptions['observeSend']> {
+    const t = await this.trace(profile);
+    return t ? (e) => t.start(e) : undefined;
+  }
+
   /**
    * Confirm a write on a production profile (src/cli/confirm.ts): on a terminal the operator types the profile's
    * name, without one `--yes` is needed. Nothing happens for other profiles, or once confirmed in this run.
@@ -271,6 +277,8 @@ export class Context {
         ...(this.globals.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
         audit: { dir: await this.configDir() },
         observe: await this.observer(profile),
+        // A write's trace line goes out as it leaves too: a run killed before the answer still shows it.
+        observeSend: await this.sendObserver(profile),
         beforeWrite: (w) => this.confirmWrite(profile, w),
         ...o,
       };

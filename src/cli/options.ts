@@ -1,6 +1,7 @@
 /** Option parsers shared by the commands. Every bad value is a UsageError naming the option (exit 2). */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH, describeJsonProblem, readJson } from '../core/json.js';
 import { isFullToken } from '../core/tokens.js';
 import type { IO } from './io.js';
 
@@ -67,14 +68,31 @@ export function readTextArg(value: string, option: string, io: Pick<IO, 'readStd
   }
 }
 
-/** JSON from a file or standard input (`--body`, `--slot-json`). */
+/**
+ * JSON from a file or standard input (`--body`, `--slot-json`), bounded as a request body is (src/core/json.ts):
+ * at most MAX_BODY_BYTES and MAX_BODY_DEPTH levels, integers within 2^53. Anything else is a usage error naming the
+ * option, before anything is sent.
+ */
 export function readJsonArg(value: string, option: string, io: Pick<IO, 'readStdin'>): unknown {
-  const text = readTextArg(value, option, io);
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${option}: ${value === '-' ? 'standard input' : value} is not valid JSON (${(e as Error).message}).`);
+  const where = value === '-' ? 'standard input' : value;
+  const refuse = (problem: string) => new UsageError(`${option}: ${where} ${problem}; nothing was sent.`);
+  if (value !== '-') {
+    // A file too large is refused by its size, before it is read.
+    let size = 0;
+    try {
+      size = statSync(value).size;
+    } catch {
+      /* readTextArg says why it cannot be read */
+    }
+    if (size > MAX_BODY_BYTES) throw refuse(`is ${size} bytes, more than the ${MAX_BODY_BYTES} pdesk sends`);
   }
+  const r = readJson(readTextArg(value, option, io), { maxDepth: MAX_BODY_DEPTH, maxBytes: MAX_BODY_BYTES, bigIntegers: 'refuse' });
+  if (r.ok) return r.value;
+  const p = r.problem;
+  if (p.kind === 'syntax') throw new UsageError(`${option}: ${where} is ${describeJsonProblem(p)}.`);
+  if (p.kind === 'size') throw refuse(`is ${p.bytes} bytes, more than the ${p.maxBytes} pdesk sends`);
+  if (p.kind === 'depth') throw refuse(`is nested more than ${p.maxDepth} levels deep at ${p.path} (pdesk sends at most ${p.maxDepth})`);
+  throw new UsageError(`${option}: ${where}: at ${p.path}, ${describeJsonProblem(p)}; nothing was sent.`);
 }
 
 /** Fields core names whose option is not simply `--<field in kebab case>`. */

@@ -5,8 +5,8 @@
  * (exit 6), where JSON.stringify would overflow the stack.
  */
 import { ContractError } from '../core/errors.js';
+import { MAX_READ_DEPTH, deepPath, shortJsonPath } from '../core/json.js';
 import { sanitize } from '../core/sanitize.js';
-import { jsonPath } from '../core/schemas/common.js';
 
 export type Format = 'table' | 'json' | 'ndjson';
 export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson'];
@@ -69,44 +69,11 @@ export function renderRecord(record: Record<string, unknown>, width = 100): stri
 }
 
 /** The deepest nesting JSON output prints; interface resources are a few levels deep. */
-export const MAX_JSON_DEPTH = 1000;
+export const MAX_JSON_DEPTH = MAX_READ_DEPTH;
 
-/**
- * The path to the first value nested more than `max` levels deep, or undefined. The recursion is bounded by
- * `max` itself (a thousand frames are safe; JSON.stringify's own recursion overflows near 4,500), and costs about
- * a tenth of the JSON.stringify it guards.
- */
+/** The path to the first value nested more than `max` levels deep, or undefined (a walk without recursion). */
 export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): Array<string | number> | undefined {
-  const path = deepPath(value, max);
-  return path?.reverse();
-}
-
-/** The path, innermost key first, to a value `left` levels below `v`; undefined when `v` is not that deep. */
-function deepPath(v: unknown, left: number): Array<string | number> | undefined {
-  if (typeof v !== 'object' || v === null) return undefined;
-  if (left === 0) return [];
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const p = deepPath(v[i], left - 1);
-      if (p) {
-        p.push(i);
-        return p;
-      }
-    }
-  } else
-    for (const k in v) {
-      const p = deepPath((v as Record<string, unknown>)[k], left - 1);
-      if (p) {
-        p.push(k);
-        return p;
-      }
-    }
-  return undefined;
-}
-
-/** `$.entry[0].resource.extension[0]…` for a path too long to print whole. */
-function shortPath(path: Array<string | number>): string {
-  return path.length <= 8 ? jsonPath(path) : `${jsonPath(path.slice(0, 6))}…${jsonPath(path.slice(-1), '')}`;
+  return deepPath(value, max);
 }
 
 /**
@@ -123,7 +90,7 @@ export function safeJson(value: unknown, pretty = false): string {
 function checkDepth(value: unknown): void {
   const deep = tooDeep(value);
   if (deep)
-    throw new ContractError(shortPath(deep), `the value is nested more than ${MAX_JSON_DEPTH} levels deep`, [
+    throw new ContractError(shortJsonPath(deep), `the value is nested more than ${MAX_JSON_DEPTH} levels deep`, [
       'An interface resource is a few levels deep; pdesk does not print this answer as JSON.',
     ]);
 }

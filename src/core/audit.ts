@@ -1,26 +1,39 @@
 /**
  * The write audit trail: every request pdesk sends other than GET, HEAD and OPTIONS (A6, A7, C1–C5, M3, `pdesk api`
- * writes, bulk sends, `check --write`), one NDJSON record per request in `audit/<profile>.ndjson` in the config
- * folder (mode 0600, folder 0700), appended by the client where it sends (src/core/client.ts), so every face is
- * covered. A record is written and fsynced before the call returns to its caller, whatever the outcome: the
- * HTTP status, or the error when there was no answer (network error, time-out, abandoned); a bulk send takes the
- * durability over (CallOptions.audited) and counts the row once it is on disk. The records made in one event-loop
- * turn go out at its end in one O_APPEND write (a killed process keeps them), so several processes (a TUI and a
- * command) can share the file; records share fsyncs (group commit: the bulk journal's writer,
+ * writes, bulk sends, `check --write`), in `audit/<profile>.ndjson` in the config folder (mode 0600, folder 0700),
+ * written by the client where it sends (src/core/client.ts), so every face is covered.
+ *
+ * Write-ahead (decisions.md §15): a write's record is written and fsynced *before* its request leaves (its
+ * intent: time, user, profile, operation, method, URL, body hash and body), and completed after it with a second
+ * line naming the same record id (the status, or the error when there was no answer, and the duration), fsynced
+ * before the call returns to its caller. A process killed in between leaves an intent without its completion,
+ * which `readAudit` reports as `outcome: "unknown"` (`pdesk audit`: "outcome unknown"): the request may or may not
+ * have reached the server.
+ *
+ * A bulk send writes its rows' intents ahead, with the rows' `sending` journal lines (group commit, off the request
+ * path), marked `ahead`; each gets a `started` line in the write that precedes its request (src/core/bulk/). An
+ * ahead intent with neither `started` nor completion was never sent when it was written since the machine last
+ * booted (a killed process loses nothing it wrote; its run line names the boot), and is left out; from an earlier
+ * boot its outcome is unknown. A process opens the trail with a run line (`run`, `boot`, `pid`), and record ids are
+ * `<run>.<n>`.
+ *
+ * Lines go out at the end of the event-loop turn, in one O_APPEND write with the others of that turn, so several
+ * processes (a TUI and a command) can share the file; fsyncs are shared (group commit: the bulk journal's writer,
  * src/core/bulk/journal.ts). A crash mid-write leaves a torn last line: readers skip it with a warning
- * (src/core/ndjson.ts), and the next writer ends it first.
+ * (src/core/ndjson.ts), and the next writer ends it first. Records written before write-ahead (one line, no id)
+ * are read as they are.
  *
  * A record: time (the request's start), operating-system user, profile, environment, operation id, method, URL,
  * status or error, duration, a SHA-256 of the exact bytes sent, and the body with secrets redacted (the
  * registered secrets of src/core/redact.ts and the credential headers of the request); the profile's
  * `audit.bodies: false` leaves the body out (the hash stays).
  */
-import { hash } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Profile } from '../profiles/schema.js';
-import { JournalWriter } from './bulk/journal.js';
+import { type Batch, JournalWriter, bootId } from './bulk/journal.js';
 import { ConfigError } from './errors.js';
 import { isoTime } from './iso-time.js';
 import { readNdjson } from './ndjson.js';
@@ -38,21 +51,26 @@ export interface AuditRecord {
   method: string;
   /** Secrets redacted. */
   url: string;
-  /** The answer's status; absent when there was none (see `error`). */
+  /** The answer's status; absent when there was none (see `error`) or the outcome is unknown. */
   status?: number;
   /** The id the server gave what a POST created (its answer's body, else its `Location`): decisions.md §16. */
   id?: string;
   /** Why there is no answer: a network error, a time-out, the operator abandoned it. */
   error?: { name: string; message: string; code?: string };
-  /** Whole time, retries included. */
-  ms: number;
+  /**
+   * `unknown`: the record was written before the request left, and nothing after it: the process ended while the
+   * request was (or was about to be) on its way, and it may or may not have reached the server.
+   */
+  outcome?: 'unknown';
+  /** Whole time, retries included; absent when the outcome is unknown. */
+  ms?: number;
   /** SHA-256 (hex) of the body's bytes as sent; absent when no body was sent. */
   bodySha256?: string;
   /** The body sent, secrets redacted (JSON as sent, else text); absent under `audit.bodies: false`. */
   body?: unknown;
 }
 
-/** What the client knows of one write when it records it. */
+/** What the client knows of one write before it sends it: its intent. */
 export interface AuditEntry {
   op?: OpId;
   method: string;
@@ -63,19 +81,21 @@ export interface AuditEntry {
   /** True when `bodyText` is JSON.stringify output (one line): embedded as is, not parsed again. */
   bodyIsJson?: boolean;
   startedAt: number;
+}
+
+/** How a write ended: its answer's status, or the error of none, and how long it took. */
+export interface AuditEnd {
   ms: number;
   status?: number;
-  /** The id the answer names for what a POST created. */
-  id?: string;
   error?: { name: string; message: string; code?: string };
 }
 
 /**
- * Least time between two fsyncs of an audit trail (ms); a lone write is synced at once. A bulk row counts as sent
- * once its audit record is on disk, but its request slot is free and its journal line written at the answer, so
- * this pause costs no throughput, only a little time before the row is counted; and each fsync costs the event
- * loop a hand-off to the thread pool (~80–250 µs on a busy 2-core machine: measured). 10 → 50 ms: ~5% less CPU a
- * row in a bulk send (bench/notifications.mjs).
+ * Least time between two fsyncs of an audit trail during a bulk send (ms); a command's or the TUI's writes are
+ * synced at once. A bulk row's intent is written ahead, within the send's look-ahead (LOOKAHEAD_FACTOR covers this
+ * pause), and its completion counts it once on disk while its request slot is already free, so the pause costs no
+ * throughput; and each fsync costs the event loop a hand-off to the thread pool (~80–250 µs on a busy 2-core
+ * machine: measured). 10 → 50 ms: ~5% less CPU a row in a bulk send (bench/notifications.mjs).
  */
 export const AUDIT_SYNC_INTERVAL_MS = 50;
 
@@ -145,15 +165,13 @@ function fixedPart(profile: Profile, user: string, op: OpId | undefined, method:
 const num = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
 
 /**
- * One record as its NDJSON line (without the newline), keys in AuditRecord's order. Built by hand: a bulk send
+ * A write's intent as its NDJSON line (without the newline): the record's fields known before it is sent, in
+ * AuditRecord's order, with its `id` (and `ahead` for a bulk row's intent written ahead). Built by hand: a bulk send
  * writes one per row, and the part that is the same for every row of a run is stringified once.
  */
-export function auditLine(profile: Profile, e: AuditEntry, o: { bodies: boolean; user?: string }): string {
-  let line = `{"at":"${isoTime(e.startedAt)}",${fixedPart(profile, o.user ?? osUser(), e.op, e.method, redact(e.url))}`;
-  if (e.status !== undefined) line += `,"status":${num(e.status)}`;
-  if (e.id !== undefined) line += `,"id":${JSON.stringify(e.id)}`;
-  if (e.error) line += `,"error":${JSON.stringify({ ...e.error, message: redact(e.error.message) })}`;
-  line += `,"ms":${num(e.ms)}`;
+export function intentLine(profile: Profile, e: AuditEntry, o: { bodies: boolean; id: string; ahead?: boolean; user?: string }): string {
+  let line = `{"at":"${isoTime(e.startedAt)}",${fixedPart(profile, o.user ?? osUser(), e.op, e.method, redact(e.url))},"id":"${o.id}"`;
+  if (o.ahead) line += ',"ahead":true';
   if (e.bodyText === undefined) return `${line}}`;
   // crypto.hash: one call, a fifth of createHash's cost; a string is hashed as its UTF-8 bytes, as it was sent.
   line += `,"bodySha256":"${hash('sha256', e.bodyText)}"`;
@@ -166,6 +184,16 @@ export function auditLine(profile: Profile, e: AuditEntry, o: { bodies: boolean;
   if (e.bodyIsJson && (text === e.bodyText || isJson(text))) body = text;
   else body = isJson(text) ? JSON.stringify(JSON.parse(text)) : JSON.stringify(text);
   return `${line},"body":${body}}`;
+}
+
+/** A write's completion as its NDJSON line: the intent's id, then the status or the error, and the duration. */
+export function completionLine(id: string, end: AuditEnd, created?: string): string {
+  let line = `{"id":"${id}"`;
+  if (end.status !== undefined) line += `,"status":${num(end.status)}`;
+  // The id a create's answer names (decisions.md §16): `created`, as a trail line's `id` is the record's own.
+  if (created !== undefined) line += `,"created":${JSON.stringify(created)}`;
+  if (end.error) line += `,"error":${JSON.stringify({ ...end.error, message: redact(end.error.message) })}`;
+  return `${line},"ms":${num(end.ms)}}`;
 }
 
 function isJson(text: string): boolean {
@@ -201,11 +229,42 @@ export interface AuditLogOptions {
   bodies?: boolean;
 }
 
+/**
+ * A write's intent in the trail, until its completion: `durable` resolves once the intent is on disk (the request
+ * may leave then), `done` says so without a promise.
+ */
+export class AuditIntent {
+  constructor(
+    private readonly log: AuditLog,
+    readonly id: string,
+    private readonly batch: Batch,
+    /** Written ahead of its request (a bulk row): `start()` marks the moment it leaves. */
+    readonly ahead: boolean,
+  ) {}
+
+  get durable(): Promise<void> {
+    return this.batch.promise;
+  }
+
+  get done(): boolean {
+    return this.batch.done;
+  }
+
+  /** A bulk row's request is about to leave: its `started` line goes out with this turn's write, not waited for. */
+  start(): void {
+    this.log.noteStarted(this.id);
+  }
+}
+
 /** The audit trail a client writes to: opened before the first write is sent, so a failure sends nothing. */
 export class AuditLog {
   readonly path: string;
   private readonly bodies: boolean;
   private writer?: Promise<JournalWriter>;
+  private opened?: JournalWriter;
+  /** This process's run id (its run line names the boot) and the last record number. */
+  private readonly run = randomBytes(6).toString('base64url');
+  private seq = 0;
 
   constructor(
     dir: string,
@@ -226,13 +285,20 @@ export class AuditLog {
         throw this.cannotOpen(e as NodeJS.ErrnoException);
       }
       const w = await JournalWriter.open(this.path, undefined, { what: 'audit trail', openError: (e) => this.cannotOpen(e) });
-      // Group commit: a lone write (a command, a TUI key) is synced at once; during a bulk send the records of
-      // AUDIT_SYNC_INTERVAL_MS share one fsync (each costs the event loop ~80 µs on a busy machine: measured).
-      w.minSyncIntervalMs = AUDIT_SYNC_INTERVAL_MS;
+      // The run line goes out with the first intent, and is on disk with it.
+      w.note(JSON.stringify({ run: this.run, boot: bootId(), pid: process.pid, at: isoTime(Date.now()) }));
       this.opened = w;
       return w;
     })();
     return this.writer;
+  }
+
+  /**
+   * Group commit for a bulk send: the records of AUDIT_SYNC_INTERVAL_MS share one fsync. A command's or the TUI's
+   * writes are synced at once (an intent and its completion: two fsyncs a write).
+   */
+  groupCommit(): void {
+    if (this.opened) this.opened.minSyncIntervalMs = AUDIT_SYNC_INTERVAL_MS;
   }
 
   private cannotOpen(e: NodeJS.ErrnoException): ConfigError {
@@ -242,21 +308,36 @@ export class AuditLog {
   }
 
   /**
-   * Append one write's record; resolves once it is on disk (fsync), rejects when it cannot be written. The line is
-   * written at the end of the event-loop turn, with the other records of that turn in one write (or sooner, by
-   * `flush`), so a process killed after that has the record even when its fsync was still to come.
+   * Write a write's intent, before its request (call `ready()` first). The line is written at the end of the
+   * event-loop turn (or sooner, by `flush`); `durable` resolves once it is on disk, and rejects when it cannot be
+   * written. Throws when the trail has already failed.
    */
-  record(e: AuditEntry): Promise<void> {
-    try {
-      const line = auditLine(this.profile, e, { bodies: this.bodies });
-      if (this.opened) return this.opened.append(line);
-      return this.ready().then((w) => w.append(line));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  begin(e: AuditEntry, o: { ahead?: boolean } = {}): AuditIntent {
+    const w = this.opened;
+    if (!w) throw new Error('AuditLog.begin before ready()');
+    const id = `${this.run}.${++this.seq}`;
+    const line = intentLine(this.profile, e, { bodies: this.bodies, id, ahead: o.ahead });
+    return new AuditIntent(this, id, w.appendInBatch(line), !!o.ahead);
   }
 
-  private opened?: JournalWriter;
+  /** The `started` line of an intent written ahead (AuditIntent.start). */
+  noteStarted(id: string): void {
+    this.opened?.note(`{"id":"${id}","started":"${isoTime(Date.now())}"}`);
+  }
+
+  /** Complete an intent with its outcome; resolves once the completion is on disk, rejects when it cannot be written. */
+  complete(intent: AuditIntent, end: AuditEnd, created?: string): Promise<void> {
+    const w = this.opened;
+    if (!w) return Promise.reject(new Error('AuditLog.complete before ready()'));
+    return w.append(completionLine(intent.id, end, created));
+  }
+
+  /** An intent whose request was not sent after all (the caller's own record failed first): left out by readers. */
+  withdraw(intent: AuditIntent): Promise<void> {
+    const w = this.opened;
+    if (!w) return Promise.reject(new Error('AuditLog.withdraw before ready()'));
+    return w.append(`{"id":"${intent.id}","sent":false}`);
+  }
 
   /** True once `ready()` has opened the file. */
   get isOpen(): boolean {
@@ -276,8 +357,94 @@ export class AuditLog {
   }
 }
 
-/** The records of an audit trail, torn or unreadable lines skipped with a warning each. */
+/** One line of the trail, as written. */
+interface TrailLine {
+  id?: string;
+  method?: string;
+  run?: string;
+  boot?: string | null;
+  started?: string;
+  ahead?: boolean;
+  status?: number;
+  error?: AuditRecord['error'];
+  created?: string;
+  ms?: number;
+  at?: string;
+  sent?: boolean;
+}
+
+/**
+ * The records of an audit trail, oldest first, each intent joined with its completion: one without a completion is
+ * `outcome: "unknown"`, except a bulk row's intent written ahead that never started in a run of this boot (it was
+ * never sent, and is left out). Torn or unreadable lines are skipped with a warning; records written before
+ * write-ahead (one line, no id) are read as they are.
+ */
 export function readAudit(path: string): { records: AuditRecord[]; warnings: string[] } {
-  const r = readNdjson<AuditRecord>(path, `the audit trail ${path}`);
-  return { records: r.records.map((x) => x.value), warnings: r.warnings };
+  const r = readNdjson<TrailLine>(path, `the audit trail ${path}`);
+  const boots = new Map<string, string | null | undefined>();
+  const intents = new Map<string, { record: AuditRecord; ahead: boolean; started?: string; done: boolean; withdrawn?: boolean }>();
+  const out: Array<AuditRecord | { id: string }> = [];
+  for (const { value: l } of r.records) {
+    if (typeof l.run === 'string') boots.set(l.run, l.boot);
+    else if (typeof l.method === 'string') {
+      if (typeof l.id !== 'string') out.push(l as unknown as AuditRecord);
+      else {
+        const { id: _, ahead, ...record } = l as TrailLine & AuditRecord;
+        intents.set(l.id, { record, ahead: ahead === true, done: false });
+        out.push({ id: l.id });
+      }
+    } else if (typeof l.id === 'string') {
+      const i = intents.get(l.id);
+      if (!i) continue;
+      if (typeof l.started === 'string') i.started = l.started;
+      else if (l.sent === false) i.withdrawn = true;
+      else {
+        i.done = true;
+        if (l.status !== undefined) i.record.status = l.status;
+        if (l.created !== undefined) i.record.id = l.created;
+        if (l.error !== undefined) i.record.error = l.error;
+        if (l.ms !== undefined) i.record.ms = l.ms;
+      }
+    }
+  }
+  const boot = bootId();
+  const records: AuditRecord[] = [];
+  for (const x of out) {
+    if (!('id' in x && typeof x.id === 'string' && !('method' in x))) {
+      records.push(x as AuditRecord);
+      continue;
+    }
+    const i = intents.get(x.id)!;
+    if (i.withdrawn) continue;
+    if (i.started) i.record.at = i.started;
+    if (!i.done) {
+      // Written ahead and never started, in a run of this boot: it never left.
+      const run = x.id.slice(0, x.id.lastIndexOf('.'));
+      if (i.ahead && !i.started && boot !== null && boots.get(run) === boot) continue;
+      i.record.outcome = 'unknown';
+    }
+    records.push(orderedRecord(i.record));
+  }
+  return { records, warnings: r.warnings };
+}
+
+/** A record's keys in AuditRecord's order (a joined record gets its completion's fields last otherwise). */
+function orderedRecord(r: AuditRecord): AuditRecord {
+  const { at, user, profile, environment, op, method, url, status, id, error, outcome, ms, bodySha256, body } = r;
+  return {
+    at,
+    user,
+    profile,
+    ...(environment !== undefined ? { environment } : {}),
+    ...(op !== undefined ? { op } : {}),
+    method,
+    url,
+    ...(status !== undefined ? { status } : {}),
+    ...(id !== undefined ? { id } : {}),
+    ...(error !== undefined ? { error } : {}),
+    ...(outcome !== undefined ? { outcome } : {}),
+    ...(ms !== undefined ? { ms } : {}),
+    ...(bodySha256 !== undefined ? { bodySha256 } : {}),
+    ...(body !== undefined ? { body } : {}),
+  };
 }

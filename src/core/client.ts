@@ -19,11 +19,12 @@ import {
   excerpt,
   statusLine,
 } from './errors.js';
+import { describeJsonProblem, readJson } from './json.js';
 import { asOutcome } from './schemas/outcome.js';
 import { isSecretHeader, redact, redactHeaders, registerSecret } from './redact.js';
 import { FHIR_JSON, OPS } from './ops.js';
 import { baseUrlFor, headersFor, resolveRoute } from './routes.js';
-import { type RawResponse, type Transport, retryAfterMs, type TlsFiles } from './transport.js';
+import { type Transport, retryAfterMs, type TlsFiles } from './transport.js';
 import { answeredId } from './created.js';
 import { createTransport } from './transport-default.js';
 import { DEFAULT_LIMITS, ReadBudget, responseBytes } from './bounds.js';
@@ -129,7 +130,20 @@ export interface CallOptions {
    * records the row's outcome once the audit record is on disk). Called before the call returns or throws.
    */
   audited?: (durable: Promise<void>) => void;
+  /**
+   * The write's audit intent, written ahead by the caller (`aheadIntents`: a bulk send journals its rows' intents
+   * with their `sending` lines); the client completes it instead of writing one.
+   */
+  intent?: import('./audit.js').AuditIntent;
+  /**
+   * Called after the write's audit intent is on disk and just before its request leaves (the thread store's
+   * pending entry of a chat message). Throwing stops it: nothing is sent, the intent is withdrawn.
+   */
+  beforeSend?: () => Promise<void> | void;
 }
+
+/** What `observeSend` gets: the request half of an Exchange, before its request leaves. */
+export type ExchangeStart = Pick<Exchange, 'op' | 'party' | 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'startedAt'>;
 
 /**
  * One HTTP exchange as the client saw it, every secret redacted (URL, headers, bodies): what `observe` gets.
@@ -154,6 +168,8 @@ export interface Exchange {
   responseBody?: string;
   /** Why there is no answer. */
   error?: { name: string; message: string; code?: string };
+  /** A write as it left, written before its answer (`observeSend`); the exchange line follows when it ends. */
+  sending?: true;
 }
 
 export interface ClientOptions {
@@ -165,6 +181,11 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** Called once per HTTP exchange (answered or not), secrets redacted. Nothing is built when unset. */
   observe?: (e: Exchange) => void;
+  /**
+   * Called with each write just before its request leaves, after its audit intent is on disk (a trace's line
+   * written ahead: a process killed before the answer still leaves it). `observe` follows when the exchange ends.
+   */
+  observeSend?: (e: ExchangeStart) => void;
   /**
    * Send GET only: any other method is refused before it is sent (ConfigError, exit 3). A profile's `readOnly`
    * does the same whatever this says: the client is the one place it is enforced, below every face.
@@ -492,12 +513,7 @@ export class PdeskClient {
 
   private async exchange(
     d: Outgoing,
-    o: {
-      readForWrite?: boolean;
-      signal?: AbortSignal;
-      audited?: (durable: Promise<void>) => void;
-      json?: string;
-      statusOnly?: boolean;
+    o: Pick<CallOptions, 'readForWrite' | 'signal' | 'audited' | 'json' | 'statusOnly' | 'intent' | 'beforeSend'> & {
       /** The redirects followed so far to get here (a GET's). */
       hops?: Hop[];
     },
@@ -533,6 +549,17 @@ export class PdeskClient {
     }
     const observe = this.opts.observe;
     const started = observe || audit ? Date.now() : 0;
+    // Write-ahead (decisions.md §15): the audit intent on disk, then the caller's own record (beforeSend), then
+    // the trace's line, and only then the request.
+    const intent = audit ? await this.writeAhead(audit, d, o, bodyText, started) : undefined;
+    if (o.beforeSend)
+      try {
+        await o.beforeSend();
+      } catch (e) {
+        if (audit && intent) await audit.withdraw(intent).catch(() => undefined);
+        throw e;
+      }
+    if (write && this.opts.observeSend) this.opts.observeSend(this.exchangeRequest(d, bodyText, started));
     let res: import('./transport.js').RawResponse;
     try {
       res = await this.transport.request({
@@ -556,18 +583,21 @@ export class PdeskClient {
         e.details.push(
           `Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}" (pdesk profile show ${this.profile.name}).`,
         );
-      // A write that got no answer (or was abandoned) is recorded too, with the error.
-      if (audit)
-        await this.record(audit, d, o, bodyText, started, { error, ms: Date.now() - started })?.catch((ae: unknown) => {
+      // A write that got no answer (or was abandoned) is completed too, with the error.
+      if (audit && intent)
+        await this.complete(audit, intent, o, { error, ms: Date.now() - started })?.catch((ae: unknown) => {
           if (e instanceof PdeskError) e.details.push(`It could not be recorded in the audit trail: ${(ae as Error).message}`);
         });
       throw e;
     }
-    if (audit) {
+    if (audit && intent) {
       // try/catch rather than .catch(): no handler made per answered write (a bulk send makes thousands a second).
       try {
-        // A write answered 3xx was not done: its record says so beside the status (decisions.md §15).
-        const durable = this.record(audit, d, o, bodyText, started, isRedirect(res.status) ? redirectRecord(res) : res);
+        // A write answered 3xx was not done: its record says so beside the status (decisions.md §15); a create's
+        // record names the id the server gave it (decisions.md §16).
+        const durable = isRedirect(res.status)
+          ? this.complete(audit, intent, o, redirectRecord(res))
+          : this.complete(audit, intent, o, res, answeredId(d.method, res, !o.statusOnly));
         if (durable) await durable;
       } catch (ae) {
         throw new PdeskError(
@@ -596,16 +626,10 @@ export class PdeskClient {
       if (!looksLikeJson(res.text)) throw notJson(res);
       return { status: res.status, headers: res.headers, body: undefined };
     }
-    let body: unknown;
-    let parsed = false;
-    if (res.text.trim() !== '') {
-      try {
-        body = JSON.parse(res.text);
-        parsed = true;
-      } catch {
-        /* handled below */
-      }
-    }
+    // Bounded (src/core/json.ts): nested at most MAX_READ_DEPTH levels, integers beyond 2^53 kept as their digits.
+    const read = res.text.trim() !== '' ? readJson(res.text) : undefined;
+    const parsed = read?.ok === true;
+    const body = parsed ? read.value : undefined;
     if (res.status >= 400) {
       const outcome = parsed ? asOutcome(body) : undefined;
       const err = new HttpError(res.status, {
@@ -625,7 +649,12 @@ export class PdeskClient {
       for (const [i, line] of err.details.entries()) err.details[i] = redact(line);
       throw err;
     }
-    if (res.text.trim() !== '' && !parsed) throw notJson(res);
+    if (read && !read.ok) {
+      if (read.problem.kind === 'syntax') throw notJson(res);
+      throw new ContractError(read.problem.path, describeJsonProblem(read.problem), [
+        `request: ${d.op ? `${d.op} ` : ''}${d.method} ${redact(d.url)}`,
+      ]);
+    }
     const result: ApiResult = { status: res.status, headers: res.headers, body, bytes: Buffer.byteLength(res.text) };
     if (o.hops?.length) result.redirects = o.hops;
     return result;
@@ -644,35 +673,73 @@ export class PdeskClient {
   }
 
   /**
-   * The audit record of a write (an answer's status, or the error of none), on disk before the call returns, or
-   * handed to `o.audited` (then this returns nothing to wait for). `ended` is the answer itself (no object made
-   * per answered write), or the error of none.
+   * A write's audit intent, on disk before its request leaves: the caller's (written ahead), or one written now. A
+   * trail that cannot take it stops the write: nothing is sent.
    */
-  private record(
+  private async writeAhead(
     audit: import('./audit.js').AuditLog,
     d: Outgoing,
-    o: { json?: string; statusOnly?: boolean; audited?: (durable: Promise<void>) => void },
+    o: Pick<CallOptions, 'intent' | 'json'>,
     bodyText: string | undefined,
     startedAt: number,
+  ): Promise<import('./audit.js').AuditIntent> {
+    try {
+      const intent =
+        o.intent ??
+        audit.begin({
+          op: d.op,
+          method: d.method,
+          url: d.url,
+          headers: d.headers,
+          bodyText,
+          bodyIsJson: o.json !== undefined || typeof d.body !== 'string',
+          startedAt,
+        });
+      if (!intent.done) await intent.durable;
+      return intent;
+    } catch (e) {
+      // A new error: the trail's own failure is shared by every write that meets it.
+      const notSent = `${d.op ? `${d.op} was` : 'The request was'} not sent: every write is recorded in the audit trail before it is sent.`;
+      if (e instanceof PdeskError) throw new PdeskError(e.message, e.exitCode, [...e.details, notSent], { cause: e });
+      throw new PdeskError(`Cannot write the audit trail ${audit.path} (${(e as Error).message}).`, ExitCode.unexpected, [notSent]);
+    }
+  }
+
+  /**
+   * Complete a write's audit intent with its outcome (an answer's status, or the error of none): on disk before the
+   * call returns, or handed to `o.audited` (then this returns nothing to wait for). `ended` is the answer itself
+   * (no object made per answered write), or the error of none.
+   */
+  private complete(
+    audit: import('./audit.js').AuditLog,
+    intent: import('./audit.js').AuditIntent,
+    o: Pick<CallOptions, 'audited'>,
     ended: { ms: number; status?: number; error?: Exchange['error'] },
+    created?: string,
   ): Promise<void> | undefined {
-    const durable = audit.record({
-      op: d.op,
-      method: d.method,
-      url: d.url,
-      headers: d.headers,
-      bodyText,
-      bodyIsJson: o.json !== undefined || typeof d.body !== 'string',
-      startedAt,
-      ms: ended.ms,
-      status: ended.status,
-      error: ended.error,
-      // The id a create's answer names (decisions.md §16), when there was an answer.
-      id: 'text' in ended ? answeredId(d.method, ended as RawResponse, !o.statusOnly) : undefined,
-    });
+    const durable = audit.complete(intent, ended, created);
     if (!o.audited) return durable;
     o.audited(durable);
     return undefined;
+  }
+
+  /**
+   * Write ahead the audit intents of a bulk send's requests of `opId` (sent later with `call(opId, {json, intent})`):
+   * a function making the intent of a request with that body, or undefined without an audit trail. The trail is
+   * opened now and shares fsyncs from now on (AuditLog.groupCommit).
+   */
+  async aheadIntents(opId: OpId): Promise<((json: string) => import('./audit.js').AuditIntent) | undefined> {
+    const opened = this.audit();
+    if (!opened) return undefined;
+    const audit = await opened;
+    await audit.ready();
+    audit.groupCommit();
+    const d = await this.outgoing(opId, { json: '' }, true, 1);
+    return (json) =>
+      audit.begin(
+        { op: opId, method: d.method, url: d.url, headers: d.headers, bodyText: json, bodyIsJson: true, startedAt: Date.now() },
+        { ahead: true },
+      );
   }
 
   /** The request half of an Exchange, redacted. */

@@ -13,7 +13,7 @@
  */
 import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
 import type { Profile } from '../profiles/schema.js';
-import type { Exchange } from './client.js';
+import type { Exchange, ExchangeStart } from './client.js';
 import { UsageError } from './errors.js';
 import { parseNdjson } from './ndjson.js';
 import type { Party } from './ops.js';
@@ -85,6 +85,14 @@ export class TraceWriter {
     this.line(redact(JSON.stringify(e)));
   }
 
+  /**
+   * A write as it leaves, before its answer (ClientOptions.observeSend): a run killed before the answer leaves
+   * this line, which `parseTrace` reads as an exchange whose outcome is unknown; the exchange line follows otherwise.
+   */
+  start(e: ExchangeStart): void {
+    this.line(redact(JSON.stringify({ ...e, sending: true })));
+  }
+
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
@@ -99,19 +107,39 @@ export interface Trace {
   warnings: string[];
 }
 
-/** Read a trace file's text: torn or unreadable lines are skipped with a warning. */
+/**
+ * Read a trace file's text: torn or unreadable lines are skipped with a warning. A write's line written as it left
+ * (`sending`) is replaced by its exchange line of the same run when there is one; one without (the run ended
+ * first) stays, as an exchange whose outcome is unknown.
+ */
 export function parseTrace(text: string, name: string): Trace {
   const r = parseNdjson<Record<string, unknown>>(text, `the trace ${name}`);
   const out: Trace = { runs: [], exchanges: [], warnings: r.warnings };
   let run: TraceHeader | undefined;
+  const sending = new Map<string, Trace['exchanges'][number]>();
+  const ended = new Set<Trace['exchanges'][number]>();
+  const key = (e: Record<string, unknown>) =>
+    `${out.runs.length}\u0000${String(e.startedAt)}\u0000${String(e.method)}\u0000${String(e.url)}`;
   for (const { line, value } of r.records) {
     if (value.trace === TRACE_KIND) {
       run = value as unknown as TraceHeader;
       out.runs.push(run);
-    } else if (typeof value.method === 'string' && typeof value.url === 'string')
-      out.exchanges.push({ run, exchange: value as unknown as Exchange, line });
-    else out.warnings.push(`the trace ${name}: line ${line} is not a traced exchange; skipped.`);
+    } else if (typeof value.method === 'string' && typeof value.url === 'string') {
+      const x = { run, exchange: value as unknown as Exchange, line };
+      if (value.sending === true) {
+        sending.set(key(value), x);
+        out.exchanges.push(x);
+        continue;
+      }
+      const started = sending.get(key(value));
+      if (started) {
+        sending.delete(key(value));
+        ended.add(started);
+      }
+      out.exchanges.push(x);
+    } else out.warnings.push(`the trace ${name}: line ${line} is not a traced exchange; skipped.`);
   }
+  if (ended.size) out.exchanges = out.exchanges.filter((x) => !ended.has(x));
   return out;
 }
 
@@ -179,7 +207,7 @@ export function curlScript(trace: Pick<Trace, 'exchanges'>): CurlScript {
     // The comment is one line whatever the file holds: a line break in it would make the rest a command.
     commands.push(
       sanitize(
-        `# ${e.startedAt} ${e.op ? `${e.op} ` : ''}${e.method} ${e.url} → ${e.status ?? e.error?.message ?? 'no answer'}${lost ? ' (a secret pdesk redacted as *** is left out: put it back by hand)' : ''}`,
+        `# ${e.startedAt} ${e.op ? `${e.op} ` : ''}${e.method} ${e.url} → ${e.status ?? e.error?.message ?? (e.sending ? 'outcome unknown (sent; no answer was traced)' : 'no answer')}${lost ? ' (a secret pdesk redacted as *** is left out: put it back by hand)' : ''}`,
       ),
       parts.join(' '),
     );

@@ -18,6 +18,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_BODY_DEPTH, describeJsonProblem, readJson } from '../core/json.js';
 import { makeOutcome } from '../core/outcome.js';
 import { ChatCommunication, ReadMarker, threadOf } from '../core/schemas/chat.js';
 import { Notification } from '../core/schemas/notification.js';
@@ -226,12 +227,11 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
     }
     const text = buf.toString('utf8');
     if (text.trim() === '') throw new Fail(400, 'required', 'The request body is empty.', '$');
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (e) {
-      throw new Fail(400, 'invalid', `The request body is not valid JSON: ${(e as Error).message}.`, '$');
-    }
+    // Bounded as what pdesk sends (src/core/json.ts): too deep, or not JSON, is a 400, never a 5xx to retry.
+    const read = readJson(text, { maxDepth: MAX_BODY_DEPTH });
+    if (!read.ok)
+      throw new Fail(400, 'invalid', `The request body at ${read.problem.path}: ${describeJsonProblem(read.problem)}.`, read.problem.path);
+    const body = read.value;
 
     const at = new Date().toISOString();
     switch (op) {

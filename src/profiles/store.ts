@@ -6,17 +6,23 @@
  *
  * A file that is not a profile store (`null`, an array, a number, `{"profiles": []}`, a profile that is not an
  * object) is a ConfigError naming the file, on every read and before every write: it is never taken for an
- * empty store, and never overwritten.
+ * empty store, and never overwritten. Errors about the file never quote it (it may be a link to any file).
+ *
+ * Every read-modify-write (save, remove, set the default) runs under the store's lock file (src/core/lockfile.ts),
+ * so concurrent writers lose nothing; reads take no lock (conf replaces the file atomically). The config folder is
+ * created 0700 whatever the umask.
  *
  * `openProfileStore(dir)` is one store; it keeps its conf instance, so two stores (two config folders in one
  * process, as in-process tests have) never share one. The functions below it work on the store of
  * PDESK_CONFIG_DIR in the given environment (the process's by default).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import envPaths from 'env-paths';
-import { ConfigError } from '../core/errors.js';
+import { ConfigError, UsageError } from '../core/errors.js';
+import { describeJsonProblem, readJson } from '../core/json.js';
+import { LockHeld, acquireLock } from '../core/lockfile.js';
 import { jsonPath } from '../core/schemas/common.js';
 import type * as z from '../core/schemas/zod.js';
 import { didYouMean } from '../core/suggest.js';
@@ -29,6 +35,11 @@ interface StoreShape {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** How long a profile write waits for another's (each takes milliseconds). */
+const LOCK_WAIT_MS = 10_000;
+/** A lock whose owner cannot be checked (another host sharing the folder) is stale after this long. */
+const LOCK_STALE_MS = 30_000;
 
 /** The folder for profiles, thread stores and journals. */
 export function configDir(env: Env = process.env): string {
@@ -144,20 +155,21 @@ export class ProfileStore {
       throw new ConfigError(`Cannot read the profile store ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
     }
     if (text.trim() === '') return { schemaVersion: PROFILE_SCHEMA_VERSION, profiles: {} };
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (e) {
-      // A hand-edited store that is not JSON is a configuration error (exit 3), not a crash.
+    // A hand-edited store that is not JSON is a configuration error (exit 3), not a crash. The error names the line
+    // and column, never the text: profiles.json may be a link to a file that holds anything.
+    const r = readJson(text);
+    if (!r.ok)
       throw new ConfigError(`The profile store ${this.path} is not valid JSON.`, [
-        (e as Error).message,
+        `${r.problem.kind === 'syntax' ? '' : `at ${r.problem.path}: `}${describeJsonProblem(r.problem)}`,
         'Fix the file, or move it away and import the profiles again.',
       ]);
-    }
+    const data = r.value;
     if (!isObject(data)) throw this.notAStore(`it holds ${kindOf(data)}, not an object`);
     const { schemaVersion, defaultProfile, profiles } = data;
     if (schemaVersion !== undefined && (typeof schemaVersion !== 'number' || !Number.isInteger(schemaVersion) || schemaVersion < 1))
-      throw this.notAStore(`"schemaVersion" is ${JSON.stringify(schemaVersion)}, not a version number`);
+      throw this.notAStore(
+        `"schemaVersion" is ${typeof schemaVersion === 'number' ? schemaVersion : kindOf(schemaVersion)}, not a version number`,
+      );
     if (typeof schemaVersion === 'number' && schemaVersion > PROFILE_SCHEMA_VERSION)
       throw new ConfigError(`The profile store ${this.path} was written by a newer pdesk (schema ${schemaVersion}).`);
     if (defaultProfile !== undefined && typeof defaultProfile !== 'string')
@@ -170,6 +182,35 @@ export class ProfileStore {
       defaultProfile,
       profiles: (profiles ?? {}) as Record<string, ProfileInput>,
     };
+  }
+
+  /**
+   * Run a read-modify-write of the store under its lock (`profiles.json.lock`, src/core/lockfile.ts), so that
+   * concurrent writers (ten `profile add` at once) each see the others' changes: none is lost. The folder is made
+   * 0700 whatever the umask (conf would make it 0777 less the umask).
+   */
+  private async locked<T>(fn: (s: Conf<StoreShape>) => T): Promise<T> {
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      throw new ConfigError(`Cannot create the config folder ${this.dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    }
+    let release: () => void;
+    try {
+      release = await acquireLock(`${this.path}.lock`, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS });
+    } catch (e) {
+      if (e instanceof LockHeld)
+        throw new ConfigError(
+          `The profile store ${this.path} is locked by another pdesk${e.owner ? ` (pid ${e.owner.pid})` : ''}; nothing was changed.`,
+          [`A profile write takes milliseconds: if no pdesk is running, remove ${e.path} and try again.`],
+        );
+      throw new ConfigError(`Cannot lock the profile store ${this.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    }
+    try {
+      return fn(await this.writer());
+    } finally {
+      release();
+    }
   }
 
   /** conf, for writes only; the file on disk is checked first, so a file that is not a store is never overwritten. */
@@ -200,25 +241,31 @@ export class ProfileStore {
     return this.read().defaultProfile;
   }
 
-  async save(p: Profile | ProfileInput, makeDefault = false): Promise<void> {
-    const s = await this.writer();
-    s.set('profiles', { ...s.get('profiles'), [p.name]: p });
-    if (makeDefault || !s.get('defaultProfile')) s.set('defaultProfile', p.name);
+  /** Add or replace a profile; with `replace: false`, one of the same name (perhaps added meanwhile) is an error. */
+  save(p: Profile | ProfileInput, makeDefault = false, o: { replace?: boolean } = {}): Promise<void> {
+    return this.locked((s) => {
+      if (o.replace === false && p.name in s.get('profiles'))
+        throw new UsageError(`A profile named "${p.name}" exists already; use --force to replace it.`);
+      s.set('profiles', { ...s.get('profiles'), [p.name]: p });
+      if (makeDefault || !s.get('defaultProfile')) s.set('defaultProfile', p.name);
+    });
   }
 
-  async remove(name: string): Promise<void> {
-    const s = await this.writer();
-    const profiles = { ...s.get('profiles') };
-    if (!(name in profiles)) throw noProfileNamed(name, Object.keys(profiles));
-    delete profiles[name];
-    s.set('profiles', profiles);
-    if (s.get('defaultProfile') === name) s.delete('defaultProfile');
+  remove(name: string): Promise<void> {
+    return this.locked((s) => {
+      const profiles = { ...s.get('profiles') };
+      if (!(name in profiles)) throw noProfileNamed(name, Object.keys(profiles));
+      delete profiles[name];
+      s.set('profiles', profiles);
+      if (s.get('defaultProfile') === name) s.delete('defaultProfile');
+    });
   }
 
-  async setDefault(name: string): Promise<void> {
-    const s = await this.writer();
-    if (!(name in s.get('profiles'))) throw noProfileNamed(name, Object.keys(s.get('profiles')));
-    s.set('defaultProfile', name);
+  setDefault(name: string): Promise<void> {
+    return this.locked((s) => {
+      if (!(name in s.get('profiles'))) throw noProfileNamed(name, Object.keys(s.get('profiles')));
+      s.set('defaultProfile', name);
+    });
   }
 
   knownHint(): string[] {

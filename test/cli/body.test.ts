@@ -73,3 +73,67 @@ describe('--body excludes the other options of its command', () => {
     },
   );
 });
+
+/** A Communication (valid but for its depth) with an unknown field nested `levels` deep in all. */
+function deepMessage(levels: number): string {
+  const inner = levels - 2; // the Communication and the field's own array
+  return `{"resourceType":"Communication","deep":[${'['.repeat(inner)}${']'.repeat(inner)}]}`;
+}
+
+describe('--body is bounded before anything is sent (issue 35, item 4)', () => {
+  it.each([[1_000], [4_500], [100_000]])(
+    'a body nested %i levels deep exits 2 naming --body and the path, with or without --dry-run; nothing sent',
+    async (levels) => {
+      const from = env.sandbox.received.length;
+      for (const args of [
+        ['chat', 'send', '--body', '-'],
+        ['chat', 'send', '--body', '-', '--dry-run'],
+        ['api', 'POST', '/Communication', '--body', '-'],
+        ['api', 'POST', '/Communication', '--body', '-', '--dry-run'],
+      ]) {
+        const r = await env.run(args, { input: deepMessage(levels) });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toMatch(
+          /^pdesk: --body: standard input is nested more than 100 levels deep at \$\.deep\[0\]\[0\]\[0\]\[0\]\[0\]…\[0\] \(pdesk sends at most 100\); nothing was sent\.\n$/,
+        );
+        expect(r.stderr).not.toContain("server's answer");
+        expect(r.stdout).toBe('');
+      }
+      expect(env.sandbox.received.slice(from)).toEqual([]);
+    },
+  );
+
+  it('a body of exactly 100 levels is read (and then checked as the resource it claims to be)', async () => {
+    const r = await env.run(['chat', 'send', '--body', '-', '--dry-run'], { input: deepMessage(100) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('The request body is invalid at $.id'); // the schema, not the bound
+  });
+
+  it('a file larger than 5 MB is refused by its size before it is read; an integer beyond 2^53 is refused, not rounded', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tempDir } = await import('../helpers/config.js');
+    const big = join(tempDir(), 'big.json');
+    writeFileSync(big, `{"x":"${'a'.repeat(5 * 1024 * 1024)}"}`);
+    const from = env.sandbox.received.length;
+    const r = await env.run(['api', 'POST', '/Communication', '--body', big]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`pdesk: --body: ${big} is ${5 * 1024 * 1024 + 8} bytes, more than the 5242880 pdesk sends; nothing was sent.\n`);
+    const n = await env.run(['api', 'POST', '/Communication', '--body', '-'], {
+      input: '{"resourceType":"Communication","n":[1,9007199254740993]}',
+    });
+    expect(n.code).toBe(2);
+    expect(n.stderr).toBe(
+      'pdesk: --body: standard input: at $.n[1], the integer 9007199254740993 is beyond what a JSON number keeps exactly (2^53); write it as a string; nothing was sent.\n',
+    );
+    expect(env.sandbox.received.slice(from)).toEqual([]);
+  });
+
+  it('a body that is not JSON is described by line and column', async () => {
+    const r = await env.run(['chat', 'send', '--body', '-'], { input: '{\n  "resourceType": "Communication",\n  oops\n}' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'pdesk: --body: standard input is not valid JSON (expected a property name in double quotes at line 3, column 3).\n',
+    );
+  });
+});

@@ -11,6 +11,7 @@ import { medplumPeerForFile } from '../helpers/medplum/peer.js';
 import { SEED } from '../helpers/medplum/seed.js';
 import { run } from '../helpers/run.js';
 import type { ProfileInput } from '../../src/profiles/schema.js';
+import { readAudit } from '../../src/core/audit.js';
 
 const mp = medplumPeerForFile();
 const TOKEN = 'medplum-wire-token-1234';
@@ -44,11 +45,7 @@ function withToken(overrides: Partial<ProfileInput> = {}) {
   });
 }
 
-const audit = (dir: string) =>
-  readFileSync(join(dir, 'audit', 'medplum.ndjson'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+const audit = (dir: string) => readAudit(join(dir, 'audit', 'medplum.ndjson')).records;
 
 async function appointmentsAt(party: 'practice' | 'portal' = 'practice') {
   const { peer } = mp;

@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sanitize, sanitizeDeep } from '../../src/core/sanitize.js';
 
-const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const CONTROL_BUT_TAB_NL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** C0 and C1 controls, and the bidirectional controls (U+202E RIGHT-TO-LEFT OVERRIDE and its kin). */
+const BIDI = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const ANY_CONTROL = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI}]`);
+const CONTROL_BUT_TAB_NL = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI}]`);
 
 /** Text mixing printable characters, every C0/C1 control and fragments of escape sequences. */
 const hostile = fc
@@ -43,6 +45,11 @@ describe('sanitize', () => {
     ['lone ESC and BEL', 'a\u001b\u0007b', 'ab'],
     ['NUL, DEL, C1 NEL', 'a\u0000b\u007fc\u0085d', 'abcd'],
     ['newlines and tabs become spaces', 'a\r\nb\tc\nd', 'a  b c d'],
+    [
+      'bidi overrides, embeddings, isolates and marks (issue 35, item 20)',
+      'invoice\u202Efdp.exe \u202Aa\u202Bb\u202Cc\u202Dd\u2066e\u2067f\u2068g\u2069h\u200Ei\u200Fj\u061Ck',
+      'invoicefdp.exe abcdefghijk',
+    ],
     ['printable text untouched', 'Dr. Anna Berg – Ümlaut ✓ 日本', 'Dr. Anna Berg – Ümlaut ✓ 日本'],
   ])('%s', (_name, input, expected) => {
     expect(sanitize(input)).toBe(expected);

@@ -73,6 +73,27 @@ describe('parseTrace', () => {
   });
 });
 
+describe('a write traced as it leaves (write-ahead)', () => {
+  it('its sending line gives way to its exchange; one the run never completed stays, read as outcome unknown', () => {
+    const path = join(tempDir(), 'ahead.trace');
+    const w = TraceWriter.open(path);
+    const { ms: _ms, status: _status, ...start } = exchange();
+    w.start(start);
+    w.write(exchange());
+    w.start({ ...start, startedAt: '2026-03-01T09:00:01.000Z' }); // the run was killed here
+    w.close();
+    const t = parseTrace(readFileSync(path, 'utf8'), path);
+    expect(t.exchanges.map((x) => [x.exchange.startedAt, x.exchange.status, x.exchange.sending])).toEqual([
+      ['2026-03-01T09:00:00.000Z', 201, undefined],
+      ['2026-03-01T09:00:01.000Z', undefined, true],
+    ]);
+    expect(curlScript(t).lines.filter((l) => l.startsWith('# 2026'))).toEqual([
+      '# 2026-03-01T09:00:00.000Z A6 POST http://127.0.0.1:1/practice/Appointment → 201',
+      '# 2026-03-01T09:00:01.000Z A6 POST http://127.0.0.1:1/practice/Appointment → outcome unknown (sent; no answer was traced)',
+    ]);
+  });
+});
+
 describe('curlScript', () => {
   it('names a variable per credential and party, in a comment at the top', () => {
     const run = {

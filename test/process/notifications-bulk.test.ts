@@ -118,18 +118,37 @@ describe.concurrent('bulk send interrupted (a process)', () => {
     expect([...got.values()].every((c) => c === 1)).toBe(true);
   }, 20_000);
 
-  // With bodies the audit trail fills first; without them (a shorter record a row) the journal does.
+  // The audit trail (with bodies) fills first: its intents of the whole look-ahead (768 rows) are written ahead, so
+  // the limit leaves room for them and a few hundred rows. The journal fills first when it starts large: a journal
+  // of earlier runs (here, run lines: a reader skips them), written before this run.
   it.skipIf(process.platform !== 'linux').for([
-    { bodies: true, fills: 'audit trail' },
-    { bodies: false, fills: 'journal' },
+    { bodies: true, fills: 'audit trail', limitKb: 1000 },
+    { bodies: false, fills: 'journal', limitKb: 600 },
   ])(
     'the disk fills mid-run ($fills first): the run stops naming it (exit 1), and reruns send every row',
     { timeout: 30_000 },
-    async ({ bodies, fills }) => {
+    async ({ bodies, fills, limitKb }) => {
       const env = await sandbox({}, { audit: { bodies } });
       const csv = peopleCsv(3000);
-      // 200 kB per file (ulimit -f): full after a few hundred rows.
-      const full = await start(env, send(csv), 200).done;
+      if (fills === 'journal') {
+        const { mkdirSync, writeFileSync } = await import('node:fs');
+        const { dirname } = await import('node:path');
+        const { JOURNAL_KIND, JOURNAL_VERSION, shortHash } = await import('../../src/core/bulk/journal.js');
+        const header = {
+          journal: JOURNAL_KIND,
+          version: JOURNAL_VERSION,
+          template: shortHash(JSON.stringify({ text: 'Hello {name}', topic: 'News', emailColumn: 'email' })),
+          emailColumn: 'email',
+          csv,
+          created: new Date().toISOString(),
+        };
+        const run = `${JSON.stringify({ run: new Date().toISOString(), boot: null, pid: 1 })}\n`;
+        mkdirSync(dirname(journalOf(env, csv)), { recursive: true });
+        // Room left for the look-ahead's `sending` lines and a few hundred rows, the audit trail far from full.
+        writeFileSync(journalOf(env, csv), `${JSON.stringify(header)}\n${run.repeat(Math.floor(500_000 / run.length))}`);
+      }
+      // limitKb per file (ulimit -f): full after a few hundred rows.
+      const full = await start(env, send(csv), limitKb).done;
       expect(full.code).toBe(1);
       expect(full.stderr).toMatch(new RegExp(`^pdesk: Cannot write the ${fills} \\S+ \\(EFBIG\\)`, 'm'));
       expect(full.stderr).not.toMatch(/\n\s+at /); // no stack trace

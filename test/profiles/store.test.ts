@@ -24,7 +24,7 @@ const NOT_A_STORE: Array<[string, string]> = [
   ['{"profiles": []}', '"profiles" is an array, not an object of profiles'],
   ['{"profiles": null}', '"profiles" is null, not an object of profiles'],
   ['{"profiles": {"a": 1}}', 'the profile "a" is a number, not an object'],
-  ['{"schemaVersion": "1", "profiles": {}}', '"schemaVersion" is "1", not a version number'],
+  ['{"schemaVersion": "1", "profiles": {}}', '"schemaVersion" is a string, not a version number'],
   ['{"defaultProfile": 7, "profiles": {}}', '"defaultProfile" is a number, not a profile name'],
 ];
 
@@ -112,5 +112,46 @@ describe('two config folders in one process', () => {
     const names = (dir: string) => Object.keys(JSON.parse(readFileSync(storeFile(dir), 'utf8')).profiles);
     expect(names(a)).toEqual(['in-a']);
     expect(names(b)).toEqual(['in-b']);
+  });
+});
+
+describe('what the store says and makes (issue 35, item 20)', () => {
+  it('a profiles.json linked to another file is named by line and column, never quoted', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const dir = tempDir();
+    const secret = join(tempDir(), 'shadow');
+    writeFileSync(secret, 'root:$6$secret-hash:19000:0:99999:7:::\n');
+    symlinkSync(secret, storeFile(dir));
+    for (const args of [
+      ['profile', 'list'],
+      ['profile', 'add', ...addFlags],
+    ]) {
+      const r = await run(args, { configDir: dir });
+      expect(r.code).toBe(ExitCode.config);
+      expect(r.stderr).toBe(
+        `pdesk: The profile store ${storeFile(dir)} is not valid JSON.\n  not valid JSON (unexpected character at line 1, column 1)\n  Fix the file, or move it away and import the profiles again.\n`,
+      );
+      expect(r.stderr).not.toContain('root');
+    }
+    expect(readFileSync(secret, 'utf8')).toBe('root:$6$secret-hash:19000:0:99999:7:::\n');
+    const imported = await run(['profile', 'import', secret], { configDir: tempDir() });
+    expect(imported.code).toBe(ExitCode.config);
+    expect(imported.stderr).not.toContain('root');
+    expect(imported.stderr).toContain('unexpected character at line 1, column 1');
+  });
+
+  it('the config folder it creates is 0700 and the store 0600, even under umask 000', async () => {
+    const { statSync } = await import('node:fs');
+    const dir = join(tempDir(), 'nested', 'pdesk');
+    const before = process.umask(0);
+    try {
+      const r = await run(['profile', 'add', ...addFlags], { configDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      process.umask(before);
+    }
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, '..')).mode & 0o777).toBe(0o700);
+    expect(statSync(storeFile(dir)).mode & 0o777).toBe(0o600);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditPath } from '../../src/core/audit.js';
+import { auditPath, readAudit } from '../../src/core/audit.js';
 import { tempDir } from '../helpers/config.js';
 import { type Desk, KEY, openDesk } from './harness.js';
 
@@ -24,11 +24,8 @@ const withToken = (environment?: string) => (url: string) => ({
   portal: { baseUrl: `${url}/portal`, auth: { type: 'bearer' as const, tokenEnv: 'PDESK_TEST_TUI_TOKEN' } },
 });
 
-const records = (dir: string) =>
-  readFileSync(auditPath(dir, 'sandbox'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+/** The trail's records: each write's intent joined with its completion (src/core/audit.ts). */
+const records = (dir: string) => readAudit(auditPath(dir, 'sandbox')).records as any[];
 
 describe('the TUI on live systems', () => {
   it('records each write once in the audit trail, with no secret in the file', async () => {

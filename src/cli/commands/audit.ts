@@ -1,7 +1,9 @@
 /**
  * `pdesk audit [--since <date>] [--op <id>]` — the write audit trail of the selected profile
- * (`audit/<profile>.ndjson` in the config folder, src/core/audit.ts): every write pdesk sent, oldest first. A
- * torn last line (a crash mid-write) or an unreadable line is skipped with a warning on stderr.
+ * (`audit/<profile>.ndjson` in the config folder, src/core/audit.ts): every write pdesk sent, oldest first, with
+ * its outcome: the status, the error of no answer, or `outcome unknown` for a write recorded before it left with
+ * nothing after (the process ended first). A torn last line (a crash mid-write) or an unreadable line is skipped
+ * with a warning on stderr.
  */
 import { Command } from 'commander';
 import type { AuditRecord } from '../../core/audit.js';
@@ -48,12 +50,13 @@ export function auditCommand(): Command {
           { header: 'URL', value: (r) => r.url, flex: true },
           {
             header: 'RESULT',
-            // A status with an error (a write answered 3xx: not done) shows both.
+            // A status with an error (a write answered 3xx: not done) shows both; a record never completed (the
+            // process was killed between sending and the answer) is `outcome unknown`.
             value: (r) =>
               [r.status, r.error && (r.error.code ?? r.error.name)]
                 .filter((v) => v !== undefined)
                 .map((v) => sanitize(String(v)))
-                .join(' ') || '?',
+                .join(' ') || (r.outcome === 'unknown' ? 'outcome unknown' : '?'),
           },
           { header: 'MS', value: (r) => r.ms },
         ]);

@@ -263,8 +263,8 @@ export function chatCommand(): Command {
       action(async (ctx, encounterId: string) => {
         const store = await threadStore(ctx);
         const view = await store.load();
-        const messages = view.messages(encounterId);
-        if (!messages) {
+        const all = view.messages(encounterId);
+        if (!all) {
           const { UsageError } = await import('../../core/errors.js');
           const known = view.threads.slice(0, 5).map((t) => t.thread);
           throw new UsageError(`There is no thread "${encounterId}" in the local store.`, [
@@ -274,6 +274,16 @@ export function chatCommand(): Command {
               : 'It holds no threads yet: they appear when pdesk sends a message or `pdesk listen` receives one.',
           ]);
         }
+        // A stored message is printed only within the bound of what pdesk reads (src/core/json.ts; the list and
+        // the message around its resource are two levels more): one stored deeper, before `pdesk listen` refused
+        // such bodies, is skipped with a warning naming it, never blamed on a server.
+        const { MAX_READ_DEPTH, deepPath } = await import('../../core/json.js');
+        const bound = MAX_READ_DEPTH - 2;
+        const messages = all.filter((m) => {
+          if (!deepPath(m.resource, bound)) return true;
+          ctx.err(`pdesk: warning: message ${m.id} in the thread store is nested more than ${bound} levels deep; not shown.`);
+          return false;
+        });
         if (ctx.format === 'table') {
           const s = view.summary(encounterId)!;
           const { sanitize } = await import('../../core/sanitize.js');
@@ -289,7 +299,17 @@ export function chatCommand(): Command {
             value: (m) => (m.attachment ? `${m.text} [${m.attachment.contentType}: ${m.attachment.title}]` : m.text),
             flex: true,
           },
-          { header: 'READ', value: (m) => (m.read ? `read ${m.readAt!.slice(0, 16).replace('T', ' ')}` : m.unread ? 'unread' : '') },
+          {
+            header: 'READ',
+            value: (m) =>
+              m.via === 'pending'
+                ? 'outcome unknown (no answer recorded)'
+                : m.read
+                  ? `read ${m.readAt!.slice(0, 16).replace('T', ' ')}`
+                  : m.unread
+                    ? 'unread'
+                    : '',
+          },
         ]);
       }),
     );

@@ -156,7 +156,8 @@ async function bulk(ctx: Context, opts: SendOptions): Promise<void> {
     {
       profile,
       warn,
-      send: (json, audited) => client.call('C5', { json, audited, statusOnly: true }),
+      send: (json, audited, intent) => client.call('C5', { json, audited, statusOnly: true, intent }),
+      intents: () => client.aheadIntents('C5'),
       flushAudit: () => client.flushAudit(),
     },
   );
@@ -304,8 +305,9 @@ export function notificationsCommand(): Command {
         'after Ctrl-C.',
         '',
         'A 429 (Too Many Requests) pauses the whole run for its Retry-After and halves',
-        'the rate, and the row is sent again: it fails no row. --rate caps the rate',
-        'from the start; the progress line shows the rate of the last second.',
+        'the rate, and the row is sent again: it fails no row. After a quiet second the',
+        'rate comes back by a tenth every 250 ms. --rate caps the rate from the start;',
+        'the progress line shows the rate of the last second.',
       ].join('\n'),
     )
     .action(

@@ -205,13 +205,14 @@ export function profileCommand(): Command {
         // A store file that is not a profile store stops the import before the file is read: nothing is written.
         store.read();
         const source = file === '-' ? 'standard input' : file;
-        let raw: unknown;
-        try {
-          raw = JSON.parse(ctx.readText(file, '<file>'));
-        } catch (e) {
-          if (!(e instanceof SyntaxError)) throw e;
-          throw new ConfigError(`The profile in ${source} is not valid JSON.`, [e.message]);
-        }
+        // Bounded, and an error names line and column without quoting the file (src/core/json.ts).
+        const { describeJsonProblem, readJson } = await import('../../core/json.js');
+        const read = readJson(ctx.readText(file, '<file>'));
+        if (!read.ok)
+          throw new ConfigError(`The profile in ${source} is not valid JSON.`, [
+            `${read.problem.kind === 'syntax' ? '' : `at ${read.problem.path}: `}${describeJsonProblem(read.problem)}`,
+          ]);
+        const raw = read.value;
         const input = raw && typeof raw === 'object' && !Array.isArray(raw) && opts.name !== undefined ? { ...raw, name: opts.name } : raw;
         const profile: Profile = validateProfile(input, source);
         await store.save(profile, !!opts.default);
@@ -379,7 +380,7 @@ export function profileCommand(): Command {
           },
         };
         const profile = validateProfile(input, 'the options of profile add');
-        await store.save(profile, !!opts.default);
+        await store.save(profile, !!opts.default, { replace: !!opts.force });
         await ensurePrivate(store.path, ctx);
         const isDefault = store.defaultName() === profile.name;
         const table = await profileTable(

@@ -19,9 +19,14 @@ function bodyLines(text: string): string[] {
 
 /** One exchange, readable: the request line, then request headers and body (>), then the answer (<). */
 export function exchangeText(e: Exchange, n: number, statusLine: (s: number) => string): string[] {
-  const outcome = e.status !== undefined ? statusLine(e.status) : `no answer: ${e.error?.message ?? 'unknown'}`;
+  const outcome =
+    e.status !== undefined
+      ? statusLine(e.status)
+      : e.sending
+        ? 'outcome unknown: the request was sent and the run ended before its answer was traced'
+        : `no answer: ${e.error?.message ?? 'unknown'}`;
   const lines = [
-    `#${n} ${e.startedAt} ${e.op ? `${e.op} ` : ''}${e.method} ${e.url} → ${outcome} (${e.ms} ms${e.attempts && e.attempts > 1 ? `, ${e.attempts} attempts` : ''})`,
+    `#${n} ${e.startedAt} ${e.op ? `${e.op} ` : ''}${e.method} ${e.url} → ${outcome}${e.ms === undefined ? '' : ` (${e.ms} ms${e.attempts && e.attempts > 1 ? `, ${e.attempts} attempts` : ''})`}`,
   ];
   for (const [k, v] of Object.entries(e.requestHeaders ?? {})) lines.push(`  > ${k}: ${v}`);
   if (e.requestBody !== undefined) lines.push(...bodyLines(e.requestBody).map((l) => `  > ${l}`));

@@ -86,12 +86,12 @@ export function buildEncounterClose(profile: Profile, encounterId: string): Enco
   });
 }
 
-type Opts = Pick<CallOptions, 'signal'>;
+type Opts = Pick<CallOptions, 'signal' | 'beforeSend'>;
 
 /** C1 or C3 in the profile's dialect; `created` is the server's id of the message (decisions.md §16). */
 async function sendChat(client: PdeskClient, op: 'C1' | 'C3', body: unknown, o: Opts) {
   const valid = parseBody(ChatCommunication, body);
-  const res = await client.call(op, { body: chatWire(dialectOf(client.profile), valid), signal: o.signal });
+  const res = await client.call(op, { body: chatWire(dialectOf(client.profile), valid), signal: o.signal, beforeSend: o.beforeSend });
   return { status: res.status, body: res.body, message: valid, created: createdId(res, 'Communication', valid.id) };
 }
 

@@ -11,7 +11,6 @@
 import { hash } from 'node:crypto';
 import {
   closeSync,
-  constants,
   createReadStream,
   existsSync,
   fsyncSync,
@@ -20,14 +19,14 @@ import {
   readSync,
   fstatSync,
   ftruncateSync,
-  unlinkSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ExitCode, PdeskError, UsageError } from '../errors.js';
+import { LockHeld, acquireLockNow } from '../lockfile.js';
 import { isoTime } from '../iso-time.js';
 
 export const JOURNAL_KIND = 'pdesk-notifications';
@@ -298,50 +297,22 @@ async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
   return { rows, header, skippedLines };
 }
 
-/** Exclusive use of a journal: `<journal>.lock` holding our pid; a lock left by a dead process is taken over. */
+/**
+ * Exclusive use of a journal: `<journal>.lock` (src/core/lockfile.ts); a lock left by a dead process is taken over,
+ * one held by a live run is refused at once.
+ */
 export function lockJournal(path: string): () => void {
   const lock = `${path}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lock, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-      writeFileSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
-        } catch {
-          /* already gone */
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw new UsageError(`--journal: cannot create ${lock} (${(e as NodeJS.ErrnoException).code ?? e}).`);
-      let pid = NaN;
-      try {
-        pid = Number(readFileSync(lock, 'utf8').trim());
-      } catch {
-        /* vanished meanwhile: retry */
-      }
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid))
-        throw new UsageError(`The journal ${path} is in use by another pdesk (pid ${pid}); wait for it to finish or stop it first.`, [
-          `If no such process is running, remove ${lock}.`,
-        ]);
-      try {
-        unlinkSync(lock); // stale: its process is gone (killed or crashed)
-      } catch {
-        /* raced with another taker */
-      }
-    }
-  }
-  throw new UsageError(`The journal ${path} is in use by another pdesk; remove ${lock} if none is running.`);
-}
-
-function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    return acquireLockNow(lock);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if (!(e instanceof LockHeld)) throw new UsageError(`--journal: cannot create ${lock} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+    if (e.owner)
+      throw new UsageError(
+        `The journal ${path} is in use by another pdesk (pid ${e.owner.pid}${e.owner.host !== hostname() ? ` on ${e.owner.host}` : ''}); wait for it to finish or stop it first.`,
+        [`If no such process is running, remove ${lock}.`],
+      );
+    throw new UsageError(`The journal ${path} is in use by another pdesk; remove ${lock} if none is running.`);
   }
 }
 
@@ -352,13 +323,18 @@ const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
  * The lines appended between two writes: written together and made durable by the same fsync, so they share one
  * promise (a bulk send appends three lines a row; a promise each was a third of the writer's cost).
  */
-class Batch {
+export class Batch {
   readonly promise: Promise<void>;
+  /** True once the batch is on disk (its promise resolved). */
+  done = false;
   resolve!: () => void;
   reject!: (e: unknown) => void;
   constructor() {
     this.promise = new Promise<void>((resolve, reject) => {
-      this.resolve = resolve;
+      this.resolve = () => {
+        this.done = true;
+        resolve();
+      };
       this.reject = reject;
     });
   }
@@ -476,10 +452,29 @@ export class JournalWriter {
    */
   append(line: string): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
+    return this.appendInBatch(line).promise;
+  }
+
+  /**
+   * As `append`, returning the batch the line is in (shared by every line of the turn): its `done` says without a
+   * promise whether the line is on disk yet. Throws when the writer has failed.
+   */
+  appendInBatch(line: string): Batch {
+    if (this.failure) throw this.failure;
     this.buffered.push(line);
     this.open ??= new Batch();
     this.schedule();
-    return this.open.promise;
+    return this.open;
+  }
+
+  /**
+   * Buffer a line for this turn's write without waiting for any fsync (a bulk send's `started` lines of the audit
+   * trail, written with the journal's own, before the request starts).
+   */
+  note(line: string): void {
+    if (this.failure) return;
+    this.buffered.push(line);
+    this.schedule();
   }
 
   private fail(e: unknown): void {

@@ -2,20 +2,25 @@
  * The pace of a bulk send (`--rate <n>`, profile `bulk.rate`): at most `rate` requests start per second across
  * the whole run, evenly spaced (one every 1000/rate ms, no burst), whatever the concurrency.
  *
- * A 429 (Too Many Requests) slows the whole run down instead of failing rows: every request waits out the
- * server's `Retry-After` (1 s when it names none, at most MAX_RETRY_AFTER_MS as decisions.md §3 says; the
- * answer's request is sent again after it: the server did not take it), and the rate is halved (from the rate
- * measured so far when the run had none). 429s of requests already in flight during that pause do not halve it
- * again. The rate then recovers slowly: a tenth more after each RECOVER_MS without a 429, up to the rate asked
- * for, or, for a run without one, until it reaches the rate measured before the first 429, where the limit is
- * lifted again.
+ * A 429 (Too Many Requests) slows the whole run down instead of failing rows (AIMD, decisions.md §15): every
+ * request waits out the server's `Retry-After` (1 s when it names none, at most MAX_RETRY_AFTER_MS as decisions.md
+ * §3 says; the answer's request is sent again after it: the server did not take it), and the rate is halved (from
+ * the rate measured so far when the run had none). 429s of requests already in flight during that pause do not
+ * halve it again. The rate recovers additively after a quiet period: once RECOVER_QUIET_MS have passed since the
+ * last 429 (its pause counts), it rises by a tenth of the ceiling every RECOVER_STEP_MS, up to the ceiling: the
+ * rate asked for, or, for a run without one, the rate measured before the first 429, where the limit is lifted
+ * again. A fixed step, not a proportional one: a rate cut to its floor comes back in seconds, where a tenth of
+ * itself every few seconds left a run against a server that answers one request in ten with 429 crawling at 1–2
+ * rows a second.
  */
 import { MAX_RETRY_AFTER_MS } from '../transport.js';
 
 /** How long a 429 without a usable Retry-After pauses the run. */
 export const DEFAULT_PAUSE_MS = 1000;
-/** A limit rises by a tenth after this long without a 429. */
-export const RECOVER_MS = 2000;
+/** The quiet period: the rate starts to recover once this long has passed since the last 429. */
+export const RECOVER_QUIET_MS = 1000;
+/** After the quiet period, the rate rises by a tenth of its ceiling (at least 1/s) every this long. */
+export const RECOVER_STEP_MS = 250;
 /** Never slower than this (requests per second). */
 export const MIN_RATE = 0.5;
 
@@ -45,8 +50,11 @@ export class RateLimiter {
   private readonly asked?: number;
   private nextAt = 0;
   private pausedUntil = 0;
-  private lastCut = Number.NEGATIVE_INFINITY;
-  private lastRaise = 0;
+  /** No second cut before this: the end of the last cut's pause and the quiet period after it. */
+  private noCutBefore = Number.NEGATIVE_INFINITY;
+  /** When the last 429 was answered (the quiet period runs from it), and when the rate last rose. */
+  private last429 = Number.NEGATIVE_INFINITY;
+  private lastRaise = Number.NEGATIVE_INFINITY;
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
   /** Starts per 100 ms over the last second: a ring of ten buckets, each with the 100-ms slot it counts. */
@@ -136,12 +144,15 @@ export class RateLimiter {
     }
   }
 
-  /** A 429: pause every request for `retryAfterMs` (capped), and halve the rate once per pause. */
+  /**
+   * A 429: pause every request for `retryAfterMs` (capped), and halve the rate, at most once per pause and the
+   * quiet period after it: a cut is judged by what follows it, so 429s answered meanwhile (requests in flight when
+   * the pause began, or sent as it ended) only extend the pause and put off the recovery.
+   */
   throttled(retryAfterMs: number | undefined): void {
     const now = this.clock();
     const wait = Math.min(MAX_RETRY_AFTER_MS, retryAfterMs ?? DEFAULT_PAUSE_MS);
-    // Answers of requests that were in flight when the pause began do not cut again.
-    const cutAgain = now >= this.pausedUntil && now - this.lastCut >= DEFAULT_PAUSE_MS;
+    const cutAgain = now >= this.noCutBefore;
     this.pausedUntil = Math.max(this.pausedUntil, now + wait);
     this.nextAt = Math.max(this.nextAt, this.pausedUntil);
     if (cutAgain) {
@@ -149,23 +160,31 @@ export class RateLimiter {
       const base = this.limit ?? measured;
       if (this.asked === undefined && this.ceiling === undefined) this.ceiling = base;
       this.limit = Math.max(MIN_RATE, base / 2);
-      this.lastCut = now;
+      this.noCutBefore = this.pausedUntil + RECOVER_QUIET_MS;
     }
-    this.lastRaise = this.pausedUntil;
+    this.last429 = now;
   }
 
-  /** A request went through: after RECOVER_MS without a 429, the limit rises by a tenth (at least 1/s). */
+  /**
+   * A request went through: once RECOVER_QUIET_MS have passed since the last 429 (its pause included) and the run
+   * is not paused, the limit rises by a tenth of its ceiling (at least 1/s) for every RECOVER_STEP_MS since then (or
+   * since the last rise). Steps never accrue during a pause: a long Retry-After is not made up for after it.
+   */
   ok(): void {
-    if (this.limit === undefined || (this.ceiling !== undefined && this.limit >= this.ceiling)) return;
+    const ceiling = this.ceiling;
+    if (this.limit === undefined || ceiling === undefined || this.limit >= ceiling) return;
     const now = this.clock();
-    if (now < this.pausedUntil || now - this.lastRaise < RECOVER_MS) return;
-    this.lastRaise = now;
-    const next = Math.max(this.limit * 1.1, this.limit + 1);
-    if (this.asked !== undefined) this.limit = Math.min(this.asked, next);
-    else if (this.ceiling !== undefined && next >= this.ceiling) {
+    const from = Math.max(this.lastRaise, this.last429 + RECOVER_QUIET_MS, this.pausedUntil);
+    if (now < this.pausedUntil || now < from + RECOVER_STEP_MS) return;
+    const steps = Math.floor((now - from) / RECOVER_STEP_MS);
+    this.lastRaise = from + steps * RECOVER_STEP_MS;
+    const next = this.limit + steps * Math.max(1, ceiling / 10);
+    if (next < ceiling) this.limit = next;
+    else if (this.asked !== undefined) this.limit = this.asked;
+    else {
       this.limit = undefined; // back to the pace the run had before the first 429
       this.ceiling = undefined;
-    } else this.limit = next;
+    }
   }
 
   state(): RateState {

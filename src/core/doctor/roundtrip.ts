@@ -1,7 +1,7 @@
 /**
  * Doctor's round trip of one party: one GET, its answer judged as the commands judge it. At the practice system,
- * A2 (PractitionerRole): a 2xx must be a Bundle of PractitionerRoles (the schema every list command parses it with)
- * and no deeper than JSON output prints, or every command that reads it would exit 6. At the portal, which provides
+ * A2 (PractitionerRole): a 2xx must be read as every command reads it (bounded: src/core/json.ts) and be a Bundle of
+ * PractitionerRoles (the schema every list command parses it with), or every command that reads it would exit 6. At the portal, which provides
  * no GET operation, any answer from its base URL shows the round trip. At either, a base URL that redirects is a
  * failure naming where it points (a write there would not be done), and the answer's bounds are the profile's.
  */
@@ -12,22 +12,6 @@ import type { CheckMessage } from '../check/model.js';
 import { profileFix } from '../redirect.js';
 import { PractitionerRole } from '../schemas/appointment.js';
 import { parseBundle } from '../schemas/bundle.js';
-
-/** The nesting JSON output prints (src/cli/output.ts, MAX_JSON_DEPTH): a deeper answer makes every command exit 6. */
-export const ANSWER_DEPTH = 1000;
-
-/** Whether `value` nests more than `max` objects or arrays deep; iterative, so a 100,000-deep answer is judged too. */
-export function deeperThan(value: unknown, max: number): boolean {
-  const stack: Array<{ v: unknown; d: number }> = [{ v: value, d: 0 }];
-  while (stack.length) {
-    const { v, d } = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (d >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v))
-      if (typeof child === 'object' && child !== null) stack.push({ v: child, d: d + 1 });
-  }
-  return false;
-}
 
 /** One GET to a party, judged; `took` says how long it has been since it started. */
 export async function roundTrip(client: PdeskClient, party: Party, signal?: AbortSignal): Promise<CheckMessage[]> {
@@ -51,7 +35,11 @@ export async function roundTrip(client: PdeskClient, party: Party, signal?: Abor
         ];
       return [{ type: 'error', text: `${what} answered ${statusLine(e.status)}${e.status === 404 ? ': check the base URL' : ''}.` }];
     }
-    if (e instanceof ContractError && party === 'portal') return [{ type: 'info', text: `the base URL answered in ${took()} (not JSON).` }];
+    if (e instanceof ContractError) {
+      if (party === 'portal') return [{ type: 'info', text: `the base URL answered in ${took()} (not JSON).` }];
+      // Read as every command reads it (bounded: src/core/json.ts), so what fails here fails them too.
+      return [{ type: 'error', text: `A2 answered in ${took()}, but ${lowerFirst(e.message)} ${EVERY_COMMAND}`, path: e.path }];
+    }
     return [{ type: 'error', text: (e as Error).message }];
   }
   const messages: CheckMessage[] = [];
@@ -80,12 +68,10 @@ function a2Problem(body: unknown): { text: string; path?: string } | undefined {
     parseBundle(PractitionerRole, body);
   } catch (e) {
     if (!(e instanceof ContractError)) throw e;
-    return {
-      text: `${e.message.charAt(0).toLowerCase()}${e.message.slice(1)} Every command that reads A2 would fail (exit 6).`,
-      path: e.path,
-    };
+    return { text: `${lowerFirst(e.message)} ${EVERY_COMMAND}`, path: e.path };
   }
-  if (deeperThan(body, ANSWER_DEPTH))
-    return { text: `the answer is nested more than ${ANSWER_DEPTH} levels deep: every command that prints it would fail (exit 6).` };
   return undefined;
 }
+
+const EVERY_COMMAND = 'Every command that reads A2 would fail (exit 6).';
+const lowerFirst = (s: string) => `${s.charAt(0).toLowerCase()}${s.slice(1)}`;

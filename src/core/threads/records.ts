@@ -7,6 +7,9 @@
  *   kind   'message' | 'read' | 'close' | 'notification' | 'repair'
  *   op     'C1' | 'C3' (message), 'C2' (read), 'C4' (close), 'C5' (notification)
  *   via    'sent' (pdesk sent it and the server acknowledged it) | 'received' (a push `pdesk listen` accepted)
+ *          | 'pending' (a message pdesk is about to send: written before its request leaves, so a process killed
+ *          before the answer leaves it; a later 'sent' or 'refused' record of the same id settles it, and one left
+ *          pending has an unknown outcome) | 'refused' (the server answered a pending message 4xx: not taken)
  *   at     ISO 8601 UTC with milliseconds: when pdesk sent it (taken just before the request; the record is
  *          written after the acknowledgement) or received it. Messages of a thread are shown in this order.
  *
@@ -37,7 +40,7 @@ import type { Notification } from '../schemas/notification.js';
 
 export const RECORD_VERSION = 1;
 
-export type Via = 'sent' | 'received';
+export type Via = 'sent' | 'received' | 'pending' | 'refused';
 export type ChatOp = 'C1' | 'C3';
 export type Party = 'portal' | 'practice';
 
@@ -293,7 +296,7 @@ export function asRecord(value: unknown): { record: AnyRecord | RepairRecord } |
   }
   if (!isStr(value.at)) return { problem: 'no "at" time' };
   const via = value.via;
-  const viaOk = via === 'sent' || via === 'received';
+  const viaOk = via === 'sent' || via === 'received' || via === 'pending' || via === 'refused';
   switch (value.kind) {
     case 'message': {
       const r = value.resource;

@@ -113,6 +113,8 @@ interface ThreadState {
 export class ThreadView {
   private readonly threadMap = new Map<string, ThreadState>();
   private readonly byId = new Map<string, LoadedMessage>();
+  /** Messages recorded as pending and not settled yet, by id. */
+  private readonly pending = new Map<string, LoadedMessage>();
   private readonly reads = new Map<string, string>();
   /** The first read marker recorded per message id (what the X-ray shows). */
   private readonly markers = new Map<string, ReadRecord>();
@@ -129,14 +131,30 @@ export class ThreadView {
         const known = this.byId.get(r.id);
         if (known) {
           // The same message recorded twice is shown once. When this desk both sent it and received it (a
-          // profile whose portal is this desk's own listener), it is the desk's own message: never unread.
-          if (r.via === 'sent' && known.via !== 'sent') {
-            known.via = 'sent';
-            if (r.operator !== undefined) known.operator = r.operator;
+          // profile whose portal is this desk's own listener), it is the desk's own message: never unread. A
+          // pending message is settled by its later record: sent, or refused (then it was never taken).
+          if (r.via === 'sent') {
+            if (known.via !== 'sent') {
+              known.via = 'sent';
+              if (r.operator !== undefined) known.operator = r.operator;
+              this.touch(known.thread, seq);
+            }
+            this.pending.delete(r.id);
+          } else if (r.via === 'refused' && known.via === 'pending') {
+            this.drop(known);
             this.touch(known.thread, seq);
           }
           return;
         }
+        if (r.via === 'refused') return;
+        // Sent under another id than pdesk gave it (the server's, decisions.md §16): its identifier keeps the id
+        // sent, which is the pending record's; that one is settled by this.
+        if (r.via === 'sent' && this.pending.size > 0)
+          for (const k of resourceOf(r).identifier ?? []) {
+            const sent = k.value === undefined ? undefined : this.pending.get(k.value);
+            if (sent) this.drop(sent);
+          }
+        if (r.via === 'pending') this.pending.set(r.id, r);
         (r as LoadedMessage).seq = seq;
         this.byId.set(r.id, r);
         // In order of `at` (records mostly arrive in that order; a reply pushed before the command that sent
@@ -197,6 +215,17 @@ export class ThreadView {
   private touch(thread: string, seq: number): void {
     const t = this.threadMap.get(thread);
     if (t) t.rev = seq;
+  }
+
+  /** A pending message the server refused: it leaves its thread (a thread it alone opened goes too). */
+  private drop(m: LoadedMessage): void {
+    this.byId.delete(m.id);
+    this.pending.delete(m.id);
+    const t = this.threadMap.get(m.thread);
+    if (!t) return;
+    const i = t.messages.indexOf(m);
+    if (i >= 0) t.messages.splice(i, 1);
+    if (t.messages.length === 0 && t.closedAt === undefined) this.threadMap.delete(m.thread);
   }
 
   private thread(id: string): ThreadState {

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPath } from '../../../src/core/audit.js';
+import { auditPath, readAudit } from '../../../src/core/audit.js';
 import { csvFile } from '../../helpers/bulk.js';
 import { type Env, withSandbox, writeProfiles } from '../../helpers/run.js';
 import { WRITES } from '../../helpers/writes.js';
@@ -36,11 +36,8 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const records = () =>
-  readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+/** The trail's records: each write's intent joined with its completion (src/core/audit.ts). */
+const records = () => readAudit(path).records as any[];
 
 describe('every write sent is in the audit trail exactly once', () => {
   it('from every write command, answered or refused, with no secret in the file', async () => {
@@ -98,18 +95,20 @@ describe('pdesk audit', () => {
 
   it('a torn last line (a crash mid-write) is skipped with a warning; the next write still lands whole', async () => {
     const before = records().length;
+    const torn = readFileSync(path, 'utf8').split('\n').length; // the line the torn write is on
     appendFileSync(path, '{"at":"2026-03-01T09:00:00.000Z","method":"PO');
     const r = await env.run(['audit', '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toHaveLength(before);
     expect(r.stderr).toBe(
-      `pdesk: warning: the audit trail ${path}: the last line (${before + 1}) is incomplete, a write torn by a crash; skipped.\n`,
+      `pdesk: warning: the audit trail ${path}: the last line (${torn}) is incomplete, a write torn by a crash; skipped.\n`,
     );
     const w = await env.run(WRITES[6]!.args, { env: vars });
     expect(w.code).toBe(0);
     const after = await env.run(['audit', '--json']);
     expect(after.json()).toHaveLength(before + 1);
-    expect(after.stderr).toBe(`pdesk: warning: the audit trail ${path}: line ${before + 1} is not a JSON record; skipped.\n`);
+    expect(after.json().at(-1)).toMatchObject({ op: 'C5', status: 201 });
+    expect(after.stderr).toBe(`pdesk: warning: the audit trail ${path}: line ${torn} is not a JSON record; skipped.\n`);
   });
 
   it('with no writes yet it lists none', async () => {

@@ -36,7 +36,14 @@ async function stored(configDir: string, profile = 'sandbox') {
   return { view, store };
 }
 
-const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean) : []);
+const lines = (path: string) =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 describe('chat send (C1) and reply (C3)', () => {
   it('send builds the Communication of decisions.md §6, records it after the 201, prints the server answer', async () => {
@@ -108,13 +115,18 @@ describe('chat send (C1) and reply (C3)', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('a message to a closed thread exits 4 with the 409 and records nothing', async () => {
+  it('a message to a closed thread exits 4 with the 409: recorded pending before it left, then refused, so no thread shows it', async () => {
     const e = await sandbox();
     const r = await e.run(['chat', 'send', '--thread', 'enc-200', '--text', 'late', ...PEOPLE]);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^pdesk: HTTP 409 Conflict\n/);
     expect(r.stderr).toMatch(/enc-200 is closed/);
-    expect(lines(threadStorePath(e.configDir, 'sandbox'))).toEqual([]);
+    expect(lines(threadStorePath(e.configDir, 'sandbox')).map((l) => [l.kind, l.via])).toEqual([
+      ['message', 'pending'],
+      ['message', 'refused'],
+    ]);
+    const threads = await e.run(['chat', 'threads', '--json']);
+    expect(threads.json()).toEqual([]);
   });
 
   it('bad input exits 2 and sends nothing; --dry-run sends and records nothing', async () => {
@@ -177,7 +189,8 @@ describe('chat send (C1) and reply (C3)', () => {
       expect(r.stderr).toMatch(
         /^pdesk: C1 \(POST \/Communication\) was redirected to http:\/\/127\.0\.0\.1:\d+\/elsewhere \(HTTP 302 Found\) and not sent again, so it was not done: /,
       );
-      expect(lines(threadStorePath(dir, 'sandbox'))).toEqual([]);
+      // Recorded as it left, then settled as not taken: never shown as sent.
+      expect(lines(threadStorePath(dir, 'sandbox')).map((l) => l.via)).toEqual(['pending', 'refused']);
     } finally {
       await new Promise((r) => server.close(r));
     }
@@ -209,7 +222,7 @@ describe('chat mark-read (C2) and close (C4)', () => {
     expect(e.sandbox.state.readMarkers.at(-1)).toMatchObject({ communicationId: 'msg-100-2', valueDateTime: '2026-03-01T10:00:00' });
     const { view } = await stored(e.configDir);
     expect(view.isRead('msg-100-2')).toBe(true);
-    const rec = JSON.parse(lines(threadStorePath(e.configDir, 'sandbox'))[0]!);
+    const rec = lines(threadStorePath(e.configDir, 'sandbox'))[0];
     expect(rec).toMatchObject({ v: 1, kind: 'read', op: 'C2', via: 'sent', id: 'msg-100-2', readAt: '2026-03-01T10:00:00' });
 
     const table = await e.run(['chat', 'mark-read', 'msg-100-2', '--at', '2026-03-02T08:30', '--output', 'table']);

@@ -1,6 +1,6 @@
 /** The bulk-send journal (src/core/bulk/journal.ts): group commit, a torn last line, run records and boot ids, the lock. */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -250,7 +250,7 @@ describe('journal', () => {
     expect(existsSync(`${path}.lock`)).toBe(false);
     writeFileSync(`${path}.lock`, '999999999\n'); // no such process
     const again = lockJournal(path);
-    expect(readFileSync(`${path}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(`${process.pid} ${hostname()}\n`);
     again();
   });
 

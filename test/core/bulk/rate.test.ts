@@ -1,9 +1,11 @@
 /**
  * The pace of a bulk send (src/core/bulk/rate.ts): `--rate` parsing, evenly spaced starts, a 429 pausing every
- * request and halving the rate once per pause, the slow recovery, and Ctrl-C ending every wait.
+ * request and halving the rate once per pause, the additive recovery after a quiet period, and Ctrl-C ending every
+ * wait. And the whole of it against simulated servers, on a fake clock: one that answers every tenth request 429
+ * (issue 35, item 9: `--rate 50` against `sandbox --throttle 10`, 200 rows, took 113 s) and a token bucket.
  */
-import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAUSE_MS, RECOVER_MS, RateLimiter, parseRate } from '../../../src/core/bulk/rate.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_PAUSE_MS, RECOVER_QUIET_MS, RECOVER_STEP_MS, RateLimiter, parseRate } from '../../../src/core/bulk/rate.js';
 
 describe('parseRate', () => {
   it('takes 50 and 50/s, nothing else', () => {
@@ -39,7 +41,7 @@ describe('RateLimiter', () => {
     expect(r.state()).toEqual({ current: 100, pausedMs: 0 });
   });
 
-  it('a 429 pauses for Retry-After (1 s without one, at most 10 s) and halves the rate once per pause', () => {
+  it('a 429 pauses for Retry-After (1 s without one, at most 10 s) and halves the rate once per pause and quiet period', () => {
     let now = 100_000;
     const r = new RateLimiter(40, () => now);
     r.throttled(2000);
@@ -55,23 +57,34 @@ describe('RateLimiter', () => {
     expect(r.state()).toMatchObject({ limit: 5, pausedMs: 10_000 });
   });
 
-  it('recovers by a tenth after each quiet stretch, up to the rate asked for', () => {
+  it('recovers additively after a quiet period: a tenth of the rate asked for every step, up to it', () => {
     let now = 100_000;
-    const r = new RateLimiter(10, () => now);
-    r.throttled(1000);
-    expect(r.state().limit).toBe(5);
-    r.ok(); // still paused
-    expect(r.state().limit).toBe(5);
-    now += 1000 + RECOVER_MS;
+    const r = new RateLimiter(40, () => now);
+    r.throttled(500);
+    expect(r.state().limit).toBe(20);
+    now += 600;
+    r.ok(); // the pause is over, the quiet period is not
+    expect(r.state().limit).toBe(20);
+    now = 100_000 + RECOVER_QUIET_MS + RECOVER_STEP_MS - 1;
     r.ok();
-    expect(r.state().limit).toBe(6);
-    r.ok(); // too soon for another raise
-    expect(r.state().limit).toBe(6);
-    for (let i = 0; i < 20; i++) {
-      now += RECOVER_MS;
-      r.ok();
-    }
-    expect(r.state().limit).toBe(10);
+    expect(r.state().limit).toBe(20);
+    now += 1;
+    r.ok(); // one step: +4 (a tenth of 40)
+    expect(r.state().limit).toBe(24);
+    r.ok(); // too soon for another
+    expect(r.state().limit).toBe(24);
+    now += 3 * RECOVER_STEP_MS; // steps missed between two answers are all taken
+    r.ok();
+    expect(r.state().limit).toBe(36);
+    now += 10 * RECOVER_STEP_MS;
+    r.ok();
+    expect(r.state().limit).toBe(40);
+    // A 429 in the quiet period starts it again.
+    r.throttled(undefined);
+    expect(r.state().limit).toBe(20);
+    now += RECOVER_QUIET_MS - 1;
+    r.ok();
+    expect(r.state().limit).toBe(20);
   });
 
   it('a run without a rate gets one after a 429 (half of what it reached), then goes back to none', async () => {
@@ -80,10 +93,11 @@ describe('RateLimiter', () => {
     for (let i = 0; i < 40; i++) await r.take(); // 40 starts within the last second
     r.throttled(1000);
     expect(r.state().limit).toBe(20);
-    for (let i = 0; i < 20 && r.state().limit !== undefined; i++) {
-      now += RECOVER_MS + 1000;
-      r.ok();
-    }
+    now += RECOVER_QUIET_MS + 4 * RECOVER_STEP_MS;
+    r.ok(); // 20 + 4 × 4 (a tenth of the 40 it had reached)
+    expect(r.state().limit).toBe(36);
+    now += RECOVER_STEP_MS;
+    r.ok();
     expect(r.state().limit).toBeUndefined();
   });
 
@@ -96,4 +110,64 @@ describe('RateLimiter', () => {
     await waiting;
     expect(performance.now() - t0).toBeLessThan(1000);
   });
+});
+
+describe('a bulk send against a throttling server (fake clock)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * Send `rows` rows, one request at a time (5 ms each), through a limiter asked for `rate`; `answer(n)` says whether
+   * the n-th request is taken (else 429 with Retry-After 1 s). Returns the seconds it took and the 429s.
+   */
+  async function run(rate: number | undefined, rows: number, answer: (n: number, now: number) => boolean) {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const r = new RateLimiter(rate);
+    const t0 = Date.now();
+    let done = 0;
+    let n = 0;
+    let throttled = 0;
+    while (done < rows) {
+      let started = false;
+      const turn = r.take().then(() => {
+        started = true;
+      });
+      while (!started) await vi.advanceTimersByTimeAsync(5);
+      await turn;
+      await vi.advanceTimersByTimeAsync(5);
+      if (answer(++n, Date.now())) {
+        done++;
+        r.ok();
+      } else {
+        throttled++;
+        r.throttled(1000);
+      }
+    }
+    return { seconds: (Date.now() - t0) / 1000, throttled };
+  }
+
+  it('--rate 50 against a server answering every tenth request 429: 200 rows in at most 40 s (before: 111 s)', async () => {
+    const { seconds, throttled } = await run(50, 200, (n) => n % 10 !== 0);
+    expect(throttled).toBe(22);
+    // 22 pauses of a second are 22 s whatever the rate; the rest is sending, at a rate that came back between them.
+    expect(seconds).toBeLessThanOrEqual(40);
+    expect(seconds).toBeGreaterThan(26);
+  }, 30_000);
+
+  it("against a token bucket of 10/s it settles near the server's rate, with few 429s", async () => {
+    let tokens = 10;
+    let at = 1_000_000;
+    const { seconds, throttled } = await run(50, 500, (_n, now) => {
+      tokens = Math.min(10, tokens + ((now - at) / 1000) * 10);
+      at = now;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    });
+    const rate = 500 / seconds;
+    expect(rate).toBeGreaterThan(7);
+    expect(rate).toBeLessThan(11);
+    expect(throttled / (500 + throttled)).toBeLessThan(0.1);
+  }, 30_000);
 });

@@ -104,7 +104,7 @@ describe('a round trip judges the answer as the commands do (a hostile practice 
     [
       '100,000-deep arrays',
       json(`{"resourceType":"Bundle","entry":[],"deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
-      /^A2 answered HTTP 200 OK in \d+ ms, but the answer is nested more than 1000 levels deep: every command that prints it would fail \(exit 6\)\.$/,
+      /^A2 answered in \d+ ms, but the server's answer does not match the interface at \$\.deep\[0\]\[0\]\[0\]\[0\]\[0\]…\[0\]: the value is nested more than 1000 levels deep \(pdesk reads at most 1000\)\. Every command that reads A2 would fail \(exit 6\)\.$/,
     ],
   ])('%s fails practice-roundtrip', async (_what, send, text) => {
     const { raw } = await practice(send);
