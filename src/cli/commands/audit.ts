@@ -33,13 +33,11 @@ export function auditCommand(): Command {
           since = parseWhen(opts.since, 'since', ctx.now()).getTime();
         }
         const profile = await ctx.profile();
-        const { auditPath, readAudit } = await import('../../core/audit.js');
-        const path = auditPath(await ctx.configDir(), profile.name);
-        const { records, warnings } = readAudit(path);
-        for (const w of warnings) ctx.err(`pdesk: warning: ${w}`);
-        const rows = records.filter(
-          (r) => (since === undefined || Date.parse(r.at) >= since) && (!ops.length || (r.op !== undefined && ops.includes(r.op))),
-        );
+        // The trail of the desk's store: the config folder's file (a torn line is a warning), or the team store.
+        const store = await ctx.deskStore();
+        const rows: AuditRecord[] = (
+          await store.auditList(profile.name, { ...(since !== undefined ? { since: new Date(since) } : {}), ops })
+        ).map(({ key: _, ...r }) => r);
         const { localTimeText } = await import('../../core/dates.js');
         const { sanitize } = await import('../../core/sanitize.js');
         ctx.emitList<AuditRecord>(rows, [

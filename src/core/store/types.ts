@@ -6,13 +6,13 @@
  *
  * Every call names the profile: one store may hold the threads of several practice systems.
  */
-import type { OpId } from '../ops.js';
+import type { AuditOutcome, AuditRecord, AuditStart } from '../audit.js';
 import type { AssignReason, MessageBody, RecordBody } from '../threads/records.js';
 import type { HealthCheck } from '../threads/types.js';
 import type { DeskMessage, DeskThread, NotificationEntry } from '../threads/view.js';
 
 export type { ChatOp, Party, Via } from '../threads/records.js';
-export type { DeskMessage, DeskThread, HealthCheck, NotificationEntry };
+export type { AuditOutcome, AuditStart, DeskMessage, DeskThread, HealthCheck, NotificationEntry };
 
 /**
  * What is recorded: the file store's record kinds (src/core/threads/records.ts) without the file format's version;
@@ -106,36 +106,9 @@ export type ReplyCheck =
       replying?: { operator: string; since: string };
     };
 
-export interface AuditStart {
-  profile: string;
-  environment?: string;
-  operator: string;
-  op?: OpId;
-  method: string;
-  /** Secrets redacted (the store redacts registered secrets again). */
-  url: string;
-  /** When the request started (ISO 8601). */
-  at: string;
-  bodySha256?: string;
-  /** The body, secrets redacted. */
-  body?: unknown;
-}
-
-export interface AuditOutcome {
-  status?: number;
-  error?: { name: string; message: string; code?: string };
-  ms: number;
-}
-
-export interface DeskAuditRecord extends Omit<AuditStart, 'profile'> {
-  /** The store's id of the record (opaque: a number in PostgreSQL, `<run>.<n>` in the file store). */
-  id: string;
-  profile: string;
-  /** `unknown` until the outcome is recorded: written before the request was sent, its outcome never learnt. */
-  outcome: 'unknown' | 'answered' | 'no-answer';
-  status?: number;
-  error?: { name: string; message: string; code?: string };
-  ms?: number;
+/** A write in the store's audit trail, as `pdesk audit` shows it (decisions.md §15), with its key in the store. */
+export interface DeskAuditRecord extends AuditRecord {
+  key: string;
 }
 
 export interface AuditQuery {
@@ -207,10 +180,18 @@ export interface DeskStore {
   /** The reply was not sent: release the claim. */
   abandonReply(claim: ReplyClaim): Promise<void>;
 
-  /** Record a write before it is sent (outcome unknown); resolves with its id once durable. */
-  auditBegin(start: AuditStart): Promise<string>;
-  /** Record the write's outcome (once: a second call changes nothing). */
-  auditComplete(id: string, outcome: AuditOutcome): Promise<void>;
+  /**
+   * Record a write before it is sent (its outcome unknown from then on; a write begun `ahead` counts only once
+   * started); resolves once durable. A key recorded already changes nothing.
+   */
+  auditBegin(start: AuditStart): Promise<void>;
+  /** A write begun ahead (a bulk row) is about to be sent, at `at`: its outcome is unknown until completed. */
+  auditStart(profile: string, key: string, at: string): Promise<void>;
+  /** Record the write's outcome (once: a second call changes nothing); resolves once durable. */
+  auditComplete(profile: string, key: string, outcome: AuditOutcome): Promise<void>;
+  /** The write was not sent after all: it leaves the trail. */
+  auditWithdraw(profile: string, key: string): Promise<void>;
+  /** The profile's trail, oldest first: what `pdesk audit` shows. */
   auditList(profile: string, q?: AuditQuery): Promise<DeskAuditRecord[]>;
 
   heartbeat(profile: string, thread: string, s: PresenceSession): Promise<void>;

@@ -388,6 +388,63 @@ for (const engine of engines) {
       });
     });
 
+    describe('the audit trail', () => {
+      it('a write is recorded before it is sent (outcome unknown) and completed with its status, error or created id', async () => {
+        const p = profile();
+        const base = { profile: p, operator: 'alice', method: 'POST', url: 'https://practice.test/Communication' };
+        await store.auditBegin({ ...base, key: 'r1.1', op: 'C3', at: at(1), bodySha256: 'abc', body: { x: 1 } });
+        await store.auditBegin({ ...base, key: 'r1.2', op: 'A6', at: at(2), environment: 'production' });
+        await store.auditBegin({ ...base, key: 'r1.3', op: 'C3', at: at(3) });
+        expect((await other.auditList(p)).map((r) => [r.key, r.outcome, r.user])).toEqual([
+          ['r1.1', 'unknown', 'alice'],
+          ['r1.2', 'unknown', 'alice'],
+          ['r1.3', 'unknown', 'alice'],
+        ]);
+        await store.auditComplete(p, 'r1.1', { status: 201, ms: 12, created: 'srv-1' });
+        await store.auditComplete(p, 'r1.2', { error: { name: 'NetworkError', message: 'ECONNRESET', code: 'ECONNRESET' }, ms: 30_000 });
+        const rows = await other.auditList(p);
+        expect(rows[0]).toEqual({
+          at: at(1),
+          user: 'alice',
+          profile: p,
+          op: 'C3',
+          method: 'POST',
+          url: 'https://practice.test/Communication',
+          status: 201,
+          id: 'srv-1',
+          ms: 12,
+          bodySha256: 'abc',
+          body: { x: 1 },
+          key: 'r1.1',
+        });
+        expect(rows[1]).toMatchObject({ error: { code: 'ECONNRESET' }, environment: 'production', ms: 30_000 });
+        expect(rows[1]!.outcome).toBeUndefined();
+        expect(rows[2]).toMatchObject({ key: 'r1.3', outcome: 'unknown' });
+        expect(rows[2]!.status).toBeUndefined();
+        expect((await other.auditList(p, { ops: ['A6'] })).map((r) => r.key)).toEqual(['r1.2']);
+        expect((await other.auditList(p, { since: new Date(at(2)) })).map((r) => r.key)).toEqual(['r1.2', 'r1.3']);
+        expect(await other.auditList(profile())).toEqual([]);
+      });
+
+      it('a bulk row written ahead counts once started; a write not sent after all leaves the trail', async () => {
+        const p = profile();
+        const base = { profile: p, operator: 'bob', method: 'POST', url: 'https://portal.test/Communication', op: 'C5' as const };
+        await store.auditBegin({ ...base, key: 'r2.1', at: at(1), ahead: true });
+        await store.auditBegin({ ...base, key: 'r2.2', at: at(2), ahead: true });
+        await store.auditStart(p, 'r2.2', at(5));
+        await store.auditBegin({ ...base, key: 'r2.3', at: at(3), ahead: true });
+        await store.auditStart(p, 'r2.3', at(6));
+        await store.auditComplete(p, 'r2.3', { status: 201, ms: 4 });
+        await store.auditBegin({ ...base, key: 'r2.4', at: at(4) });
+        await store.auditWithdraw(p, 'r2.4');
+        // r2.1 never started: never sent. r2.2 started (its time is the start's) and never answered: unknown.
+        expect((await other.auditList(p)).map((r) => [r.key, r.at, r.outcome, r.status])).toEqual([
+          ['r2.2', at(5), 'unknown', undefined],
+          ['r2.3', at(6), undefined, 201],
+        ]);
+      });
+    });
+
     describe('presence', () => {
       it('shows who else has a thread open, not oneself, and forgets a desk that left or stopped beating', async () => {
         const p = profile();

@@ -17,6 +17,8 @@
  * - presence: a file per desk session in `desk/<profile>/presence/` (presence.ts).
  * - change events: the thread store's watch (this process's appends after their fsync, others' through fs.watch),
  *   and fs.watch on the claim and presence folders.
+ * - the audit trail: `audit/<profile>.ndjson`, the write-ahead trail of src/core/audit.ts (a client writes it
+ *   through its AuditLog directly; these calls write the same lines).
  *
  * Received pushes are checked against the store's index (what a receiver needs, without the history), read up to
  * date before each check: a push already stored is acknowledged again without a second copy, one to a closed thread
@@ -28,6 +30,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type FSWatcher, mkdirSync, readdirSync, watch as fsWatch } from 'node:fs';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { AuditLog, auditPath, readAuditKeyed } from '../../audit.js';
 import { type AnyRecord, type StoreRecord, type Via, assignRecord, storeRecord } from '../../threads/records.js';
 import { openThreadStore, threadStorePath } from '../../threads/store.js';
 import type { HealthCheck, ThreadStore, ThreadStoreOptions } from '../../threads/types.js';
@@ -113,6 +116,7 @@ export class FileDeskStore implements DeskStore {
   private readonly presence: FilePresence;
   private readonly subscriptions = new Set<FileSubscription>();
   private readonly cleanups = new Set<() => void>();
+  private readonly audits = new Map<string, AuditLog>();
   private closed = false;
 
   constructor(
@@ -416,16 +420,44 @@ export class FileDeskStore implements DeskStore {
 
   // ---------------------------------------------------------------- audit
 
-  auditBegin(_start: AuditStart): Promise<string> {
-    return Promise.reject(new Error('not yet'));
+  /** The profile's audit trail (`audit/<profile>.ndjson`), open for writing. */
+  private async auditLog(profile: string): Promise<AuditLog> {
+    let log = this.audits.get(profile);
+    if (!log) {
+      log = new AuditLog(this.dir, { name: profile });
+      this.audits.set(profile, log);
+    }
+    await log.ready();
+    return log;
   }
 
-  auditComplete(_id: string, _outcome: AuditOutcome): Promise<void> {
-    return Promise.reject(new Error('not yet'));
+  async auditBegin(start: AuditStart): Promise<void> {
+    await (await this.auditLog(start.profile)).beginStart(start).durable;
   }
 
-  auditList(_profile: string, _q?: AuditQuery): Promise<DeskAuditRecord[]> {
-    return Promise.reject(new Error('not yet'));
+  async auditStart(profile: string, key: string, at: string): Promise<void> {
+    // As a bulk send's own `started` line: written with this turn's lines, not waited for (decisions.md §15).
+    (await this.auditLog(profile)).noteStarted(key, at);
+  }
+
+  async auditComplete(profile: string, key: string, o: AuditOutcome): Promise<void> {
+    await (await this.auditLog(profile)).complete({ id: key }, o, o.created);
+  }
+
+  async auditWithdraw(profile: string, key: string): Promise<void> {
+    await (await this.auditLog(profile)).withdraw({ id: key });
+  }
+
+  async auditList(profile: string, q: AuditQuery = {}): Promise<DeskAuditRecord[]> {
+    const { records, warnings } = readAuditKeyed(auditPath(this.dir, profile));
+    for (const w of warnings) this.o.onWarning?.(w);
+    const since = q.since?.getTime();
+    return records
+      .filter(
+        ({ record: r }) =>
+          (since === undefined || Date.parse(r.at) >= since) && (!q.ops?.length || (r.op !== undefined && q.ops.includes(r.op))),
+      )
+      .map(({ key, record }) => ({ ...record, key }));
   }
 
   // ---------------------------------------------------------------- presence
@@ -551,6 +583,8 @@ export class FileDeskStore implements DeskStore {
     for (const c of [...this.cleanups]) c();
     for (const s of this.stores.values()) if (!this.adopted.has(s)) await s.close();
     this.stores.clear();
+    for (const log of this.audits.values()) await log.close();
+    this.audits.clear();
   }
 }
 

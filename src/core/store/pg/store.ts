@@ -506,24 +506,37 @@ export class PgDeskStore implements DeskStore {
 
   // ---------------------------------------------------------------- audit
 
-  auditBegin(a: AuditStart): Promise<string> {
+  auditBegin(a: AuditStart): Promise<void> {
     return this.run(async () => {
-      const [row] = await this.sql<[{ id: string }]>`
-        insert into pdesk.audit (profile, environment, operator, at, op, method, url, body_sha256, body)
-        values (${a.profile}, ${a.environment ?? null}, ${a.operator}, ${a.at}::timestamptz, ${a.op ?? null}, ${a.method},
-                ${redact(a.url)}, ${a.bodySha256 ?? null}, ${a.body === undefined ? null : this.sql.json(a.body as never)})
-        returning id::text`;
-      return row.id;
+      await this.sql`
+        insert into pdesk.audit (profile, key, environment, operator, at, op, method, url, body_sha256, body, outcome)
+        values (${a.profile}, ${a.key}, ${a.environment ?? null}, ${a.operator}, ${a.at}::timestamptz, ${a.op ?? null}, ${a.method},
+                ${redact(a.url)}, ${a.bodySha256 ?? null}, ${a.body === undefined ? null : this.sql.json(a.body as never)},
+                ${a.ahead ? 'ahead' : 'unknown'})
+        on conflict (profile, key) where key is not null do nothing`;
     });
   }
 
-  auditComplete(id: string, o: AuditOutcome): Promise<void> {
-    if (!/^\d{1,18}$/.test(id)) return Promise.resolve(); // not an id of this store: nothing to complete
+  auditStart(profile: string, key: string, at: string): Promise<void> {
+    return this.run(async () => {
+      await this.sql`update pdesk.audit set outcome = 'unknown', at = ${at}::timestamptz
+        where profile = ${profile} and key = ${key} and outcome = 'ahead'`;
+    });
+  }
+
+  auditComplete(profile: string, key: string, o: AuditOutcome): Promise<void> {
     return this.run(async () => {
       const error = o.error ? { ...o.error, message: redact(o.error.message) } : null;
       await this.sql`update pdesk.audit set outcome = ${o.status !== undefined ? 'answered' : 'no-answer'},
-          status = ${o.status ?? null}, error = ${error === null ? null : this.sql.json(error)}, ms = ${o.ms}, completed_at = now()
-        where id = ${id}::bigint and outcome = 'unknown'`;
+          status = ${o.status ?? null}, created = ${o.created ?? null}, error = ${error === null ? null : this.sql.json(error)},
+          ms = ${o.ms}, completed_at = now()
+        where profile = ${profile} and key = ${key} and outcome in ('ahead', 'unknown')`;
+    });
+  }
+
+  auditWithdraw(profile: string, key: string): Promise<void> {
+    return this.run(async () => {
+      await this.sql`delete from pdesk.audit where profile = ${profile} and key = ${key} and outcome in ('ahead', 'unknown')`;
     });
   }
 
@@ -532,7 +545,7 @@ export class PgDeskStore implements DeskStore {
       const s = this.sql;
       const rows = await s<
         Array<{
-          id: string;
+          key: string;
           profile: string;
           environment: string | null;
           operator: string;
@@ -540,33 +553,37 @@ export class PgDeskStore implements DeskStore {
           op: string | null;
           method: string;
           url: string;
-          outcome: DeskAuditRecord['outcome'];
+          outcome: 'unknown' | 'answered' | 'no-answer';
           status: number | null;
+          created: string | null;
           error: DeskAuditRecord['error'] | null;
           ms: number | null;
           body_sha256: string | null;
           body: unknown;
         }>
-      >`select id::text, profile, environment, operator, at, op, method, url, outcome, status, error, ms, body_sha256, body
-        from pdesk.audit where profile = ${profile}
+      >`select coalesce(key, id::text) as key, profile, environment, operator, at, op, method, url, outcome, status, created, error, ms,
+               body_sha256, body
+        from pdesk.audit where profile = ${profile} and outcome <> 'ahead'
           ${q.since ? s`and at >= ${q.since.toISOString()}::timestamptz` : s``}
           ${q.ops?.length ? s`and op in ${s(q.ops)}` : s``}
         order by at, id`;
+      // In the order and shape of the file trail's records (AuditRecord), with the key.
       return rows.map((r) => ({
-        id: r.id,
+        at: r.at.toISOString(),
+        user: r.operator,
         profile: r.profile,
         ...(r.environment !== null ? { environment: r.environment } : {}),
-        operator: r.operator,
-        at: r.at.toISOString(),
         ...(r.op !== null ? { op: r.op as DeskAuditRecord['op'] } : {}),
         method: r.method,
         url: r.url,
-        outcome: r.outcome,
         ...(r.status !== null ? { status: r.status } : {}),
+        ...(r.created !== null ? { id: r.created } : {}),
         ...(r.error !== null ? { error: r.error } : {}),
+        ...(r.outcome === 'unknown' ? { outcome: 'unknown' as const } : {}),
         ...(r.ms !== null ? { ms: r.ms } : {}),
         ...(r.body_sha256 !== null ? { bodySha256: r.body_sha256 } : {}),
         ...(r.body !== null ? { body: r.body } : {}),
+        key: r.key,
       }));
     });
   }

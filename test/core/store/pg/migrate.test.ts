@@ -48,6 +48,45 @@ describe.skipIf(!pgInstalled)('team store migrations', () => {
     }
   });
 
+  it('a database at version 1 (the first team desks) moves to version 2 keeping its rows: its audit records keyed by their ids', async () => {
+    const url = await pg().createDatabase();
+    const sql = connect(url, { max: 1 });
+    try {
+      // Version 1 as a pdesk that knew only it applied it.
+      await sql.begin(async (tx) => {
+        await tx.unsafe('create schema pdesk');
+        await tx.unsafe(
+          'create table pdesk.schema_migrations (version integer primary key, name text not null, checksum text not null, applied_at timestamptz not null default now(), applied_by text not null)',
+        );
+        await tx.unsafe(MIGRATIONS[0]!.sql);
+        await tx`insert into pdesk.schema_migrations (version, name, checksum, applied_by) values (1, ${MIGRATIONS[0]!.name}, ${checksumOf(MIGRATIONS[0]!)}, 'old')`;
+        await tx`insert into pdesk.audit (profile, operator, at, method, url, outcome, status, ms) values ('p', 'alice', now(), 'POST', 'https://x.test/', 'answered', 201, 5)`;
+      });
+      expect((await schemaState(sql)).pending.map((m) => m.version)).toEqual([2]);
+    } finally {
+      await sql.end();
+    }
+    const store = openPgStore(url, { operator: 'bob' });
+    try {
+      const [old] = await store.auditList('p');
+      expect(old).toMatchObject({ user: 'alice', status: 201, ms: 5 });
+      expect(old!.key).toMatch(/^\d+$/);
+      // Version 2's own: an audit record written ahead is left out until started.
+      await store.auditBegin({
+        key: 'r.1',
+        profile: 'p',
+        operator: 'bob',
+        method: 'POST',
+        url: 'https://x.test/',
+        at: new Date().toISOString(),
+        ahead: true,
+      });
+      expect(await store.auditList('p')).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('stores opened at once on a new database all work (migration on first use under the lock)', async () => {
     const url = await pg().createDatabase();
     const stores = Array.from({ length: 4 }, () => openPgStore(url, { max: 1 }));
@@ -80,7 +119,7 @@ describe.skipIf(!pgInstalled)('team store migrations', () => {
     try {
       const e = await store.listThreads('p').catch((x) => x);
       expect(e.exitCode).toBe(ExitCode.config);
-      expect(e.message).toMatch(/has schema version 0; this pdesk needs 1/);
+      expect(e.message).toMatch(`has schema version 0; this pdesk needs ${LATEST_VERSION}`);
       expect(e.message).not.toContain(pg().password);
       expect((await pgStatus(url, 'x')).status.schemaVersion).toBe(0);
     } finally {
@@ -150,14 +189,25 @@ describe.skipIf(!pgInstalled)('a least-privilege database user (docs/decisions.m
         outcome: 'stored',
       });
       expect(await store.assign('p', 'enc-1', { to: 'alice', by: 'alice' })).toMatchObject({ outcome: 'assigned' });
-      const id = await store.auditBegin({
+      await store.auditBegin({
+        key: 'r.1',
         profile: 'p',
         operator: 'alice',
         method: 'POST',
         url: 'https://x.test/',
         at: new Date().toISOString(),
       });
-      await store.auditComplete(id, { status: 201, ms: 3 });
+      await store.auditComplete('p', 'r.1', { status: 201, ms: 3 });
+      await store.auditBegin({
+        key: 'r.2',
+        profile: 'p',
+        operator: 'alice',
+        method: 'POST',
+        url: 'https://x.test/',
+        at: new Date().toISOString(),
+      });
+      await store.auditWithdraw('p', 'r.2');
+      expect((await store.auditList('p')).map((r) => [r.key, r.status])).toEqual([['r.1', 201]]);
       await store.heartbeat('p', 'enc-1', { operator: 'alice', session: 's' });
       const sub = await store.subscribe('p', () => undefined);
       await sub.close();

@@ -2,7 +2,7 @@
  * What the team store on PostgreSQL (src/core/store/pg/store.ts) adds to the desk store's contract
  * (test/core/store/contract.test.ts runs that on both engines): several listeners on one database storing a push once,
  * a message and its marker committed by different connections at once, ids the store's indexes cannot hold, 10,000
- * threads listed from their rows, the audit trail written ahead. Each test uses profiles of its own in one database.
+ * threads listed from their rows, audit records redacted again and written once per key. Each test uses profiles of its own in one database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PgDeskStore, openPgStore } from '../../../../src/core/store/pg/index.js';
@@ -99,47 +99,17 @@ describe.skipIf(!pgInstalled)('the team store on PostgreSQL', () => {
   });
 
   describe('the audit trail', () => {
-    it('a write is recorded before it is sent (outcome unknown) and completed with its status or error', async () => {
-      const p = profile();
-      const base = { profile: p, operator: 'alice', method: 'POST', url: 'https://practice.test/Communication' };
-      const a = await store.auditBegin({ ...base, op: 'C3', at: at(1), bodySha256: 'abc', body: { x: 1 } });
-      const b = await store.auditBegin({ ...base, op: 'A6', at: at(2), environment: 'production' });
-      const c = await store.auditBegin({ ...base, op: 'C3', at: at(3) });
-      expect((await other.auditList(p)).map((r) => [r.id, r.outcome])).toEqual([
-        [a, 'unknown'],
-        [b, 'unknown'],
-        [c, 'unknown'],
-      ]);
-      await store.auditComplete(a, { status: 201, ms: 12 });
-      await store.auditComplete(b, { error: { name: 'NetworkError', message: 'ECONNRESET', code: 'ECONNRESET' }, ms: 30_000 });
-      // Completing twice changes nothing: the first outcome stands.
-      await store.auditComplete(a, { status: 500, ms: 1 });
-      const rows = await other.auditList(p);
-      expect(rows[0]).toMatchObject({
-        id: a,
-        outcome: 'answered',
-        status: 201,
-        ms: 12,
-        bodySha256: 'abc',
-        body: { x: 1 },
-        operator: 'alice',
-        op: 'C3',
-      });
-      expect(rows[1]).toMatchObject({ outcome: 'no-answer', error: { code: 'ECONNRESET' }, environment: 'production' });
-      expect(rows[2]).toMatchObject({ outcome: 'unknown' });
-      expect(rows[2]!.status).toBeUndefined();
-      expect((await other.auditList(p, { ops: ['A6'] })).map((r) => r.id)).toEqual([b]);
-      expect((await other.auditList(p, { since: new Date(at(2)) })).map((r) => r.id)).toEqual([b, c]);
-    });
-
-    it('registered secrets in the URL and the error are redacted again', async () => {
+    it('registered secrets in the URL and the error are redacted again; a record of a key known already is not written twice', async () => {
       const { registerSecret } = await import('../../../../src/core/redact.js');
       registerSecret('tok-AUDIT-9876');
       const p = profile();
-      const id = await store.auditBegin({ profile: p, operator: 'a', method: 'GET', url: 'https://x.test/?t=tok-AUDIT-9876', at: at(1) });
-      await store.auditComplete(id, { error: { name: 'E', message: 'bad tok-AUDIT-9876' }, ms: 1 });
-      const [r] = await store.auditList(p);
-      expect(JSON.stringify(r)).not.toContain('tok-AUDIT-9876');
+      const start = { key: 'k.1', profile: p, operator: 'a', method: 'GET', url: 'https://x.test/?t=tok-AUDIT-9876', at: at(1) };
+      await store.auditBegin(start);
+      await other.auditBegin(start);
+      await store.auditComplete(p, 'k.1', { error: { name: 'E', message: 'bad tok-AUDIT-9876' }, ms: 1 });
+      const rows = await store.auditList(p);
+      expect(rows).toHaveLength(1);
+      expect(JSON.stringify(rows)).not.toContain('tok-AUDIT-9876');
     });
   });
 });
