@@ -12,6 +12,7 @@ import type { StoreSelection } from '../../core/store/select.js';
 import type { PgStatus } from '../../core/store/pg/index.js';
 import { action, type Context } from '../context.js';
 import { examples } from '../help.js';
+import { importCommand } from './store/import.js';
 
 type FileStatus = { engine: 'file'; folder: string };
 
@@ -99,7 +100,7 @@ async function migrate(ctx: Context): Promise<void> {
 export function storeCommand(): Command {
   const cmd = new Command('store')
     .description('the desk store: local files, or the team store on PostgreSQL (PDESK_STORE_URL)')
-    .addHelpText('after', examples('pdesk store status', 'pdesk store migrate --dry-run'));
+    .addHelpText('after', examples('pdesk store status', 'pdesk store migrate --dry-run', 'pdesk store import --dry-run'));
   cmd
     .command('status')
     .description('which store, where (password hidden), reachable, schema version and pending migrations, and the operator')
@@ -116,5 +117,6 @@ export function storeCommand(): Command {
       )}`,
     )
     .action(action(async (ctx) => migrate(ctx)));
+  cmd.addCommand(importCommand());
   return cmd;
 }

@@ -158,6 +158,17 @@ export async function readSegment(
   return true;
 }
 
+/**
+ * Every record of a store, oldest first, each segment read whole (not its summary): for copying a store elsewhere
+ * (`pdesk store import`). Unparsable lines are warnings, as for any reader.
+ */
+export async function readStore(first: string, onRecord: (r: ReadRecord) => void, warn: (message: string) => void): Promise<void> {
+  for (const n of [1, ...laterSegments(first)]) {
+    const path = segmentPath(first, n);
+    await readSegment(new SegmentCursor(n, path), onRecord, (w) => warn(`thread store ${path}: ${w}`));
+  }
+}
+
 function flushBadLine(cursor: SegmentCursor, warn: (message: string) => void): void {
   const b = cursor.badLine;
   if (!b) return;

@@ -200,8 +200,13 @@ export class PgDeskStore implements DeskStore {
     }
   }
 
-  private tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  /** Run `fn` in one transaction once the store is open; a driver error becomes a StoreError naming the store. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.run(() => this.sql.begin(fn) as Promise<T>);
+  }
+
+  private tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.transaction(fn);
   }
 
   // ---------------------------------------------------------------- recording
