@@ -275,7 +275,8 @@ export class Context {
         // It is not the command's output, so --query does not apply to it.
         onDryRun: (request) => this.out(safeJson(request, true)),
         ...(this.globals.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
-        audit: { dir: await this.configDir() },
+        // The trail of the desk's store: its file, or the team store (then the one this run opened, if it did).
+        audit: { dir: await this.configDir(), store: () => this.deskStore() },
         observe: await this.observer(profile),
         // A write's trace line goes out as it leaves too: a run killed before the answer still shows it.
         observeSend: await this.sendObserver(profile),

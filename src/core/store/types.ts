@@ -1,10 +1,13 @@
 /**
- * The desk store: what every face asks of the store that holds a desk's chat threads, whichever engine holds it
- * (the embedded file store, src/core/threads/, or the team store on PostgreSQL, src/core/store/pg/). Its words are
- * the file store's (records, threads, messages, read markers, via sent/received) plus what a team needs: operators,
- * owners, a reply checked against what changed, presence and change events.
+ * The desk store: what every face asks of the store that holds a desk's chat threads and audit trail, whichever
+ * engine holds it: the embedded file store (src/core/store/file/, over the thread store of src/core/threads/ and the
+ * audit trail of src/core/audit.ts), or the team store on PostgreSQL (src/core/store/pg/). open.ts opens the one a
+ * selection names (select.ts); test/core/store/contract.test.ts holds both to this contract. Its words are the file
+ * store's (records, threads, messages, read markers, via sent/received) plus what a team needs: operators, owners, a
+ * reply checked against what changed, presence and change events (docs/decisions.md §17).
  *
- * Every call names the profile: one store may hold the threads of several practice systems.
+ * Every call names the profile: one store may hold the threads of several practice systems. Every call's promise
+ * rejects rather than throws.
  */
 import type { AuditOutcome, AuditRecord, AuditStart } from '../audit.js';
 import type { AssignReason, MessageBody, RecordBody } from '../threads/records.js';

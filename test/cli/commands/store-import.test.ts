@@ -10,6 +10,7 @@ import { openThreadStore } from '../../../src/core/threads/index.js';
 import { chatMessage } from '../../helpers/chat.js';
 import { clusterForFile, pgInstalled } from '../../helpers/pg.js';
 import { type Env, run, tempDir, withSandbox } from '../../helpers/run.js';
+import { WRITES } from '../../helpers/writes.js';
 
 const pg = clusterForFile();
 
@@ -28,20 +29,7 @@ describe.skipIf(!pgInstalled)('pdesk store import', () => {
     env = await withSandbox();
     url = await pg().createDatabase();
     // Working on the local files: a message sent, one received, a notification (and their audit trail).
-    const sent = await env.run([
-      'chat',
-      'send',
-      '--thread',
-      'enc-100',
-      '--text',
-      'Hello',
-      '--sender',
-      'Patient/pat-1',
-      '--recipient',
-      'PractitionerRole/1001',
-      '--subject',
-      'Patient/pat-1',
-    ]);
+    const sent = await env.run(WRITES.find((w) => w.op === 'C1')!.args);
     expect(sent.code, sent.stderr).toBe(0);
     const note = await env.run(['notifications', 'send', '--email', 'a@example.org', '--topic', 'T', '--text', 'x']);
     expect(note.code, note.stderr).toBe(0);

@@ -452,14 +452,16 @@ export class FileDeskStore implements DeskStore {
     const { records, warnings } = readAuditKeyed(auditPath(this.dir, profile));
     for (const w of warnings) this.o.onWarning?.(w);
     const since = q.since?.getTime();
-    return records
-      .filter(
-        ({ record: r }) =>
-          (since === undefined || Date.parse(r.at) >= since) && (!q.ops?.length || (r.op !== undefined && q.ops.includes(r.op))),
-      )
-      .map(({ key, record }) => ({ ...record, key }))
-      // Oldest first by the request's start, as the team store lists them; lines written together keep their order.
-      .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    return (
+      records
+        .filter(
+          ({ record: r }) =>
+            (since === undefined || Date.parse(r.at) >= since) && (!q.ops?.length || (r.op !== undefined && q.ops.includes(r.op))),
+        )
+        .map(({ key, record }) => ({ ...record, key }))
+        // Oldest first by the request's start, as the team store lists them; lines written together keep their order.
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+    );
   }
 
   // ---------------------------------------------------------------- presence

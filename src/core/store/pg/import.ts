@@ -114,7 +114,8 @@ async function copy(tx: Tx, profile: string, item: Item, touched: Set<string>): 
     return { kind: 'audit', added: rows.length > 0 };
   }
   const r = item.r;
-  const ensureThread = (thread: string) => tx`insert into pdesk.threads (profile, thread) values (${profile}, ${thread}) on conflict do nothing`;
+  const ensureThread = (thread: string) =>
+    tx`insert into pdesk.threads (profile, thread) values (${profile}, ${thread}) on conflict do nothing`;
   switch (r.kind) {
     case 'message': {
       const resource = resourceOf(r as LoadedMessage);

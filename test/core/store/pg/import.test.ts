@@ -72,7 +72,9 @@ describe.skipIf(!pgInstalled)('store import', () => {
     // A message whose answer never came, in a thread of its own: pending in the file store (its outcome unknown,
     // as its audit record says), and not copied.
     const store = openThreadStore(dir, p);
-    await store.append([messageRecord('C3', 'pending', chatMessage('lost', 'enc-9', 'never answered', 'PractitionerRole/1', 'Patient/1'), at(10))]);
+    await store.append([
+      messageRecord('C3', 'pending', chatMessage('lost', 'enc-9', 'never answered', 'PractitionerRole/1', 'Patient/1'), at(10)),
+    ]);
     await store.close();
     expect((await local.messages(p, 'enc-9'))?.map((m) => m.via)).toEqual(['pending']);
   });
@@ -90,7 +92,11 @@ describe.skipIf(!pgInstalled)('store import', () => {
       expect(first.present).toEqual({ messages: 0, reads: 0, closes: 0, notifications: 0, owners: 0, audit: 0 });
       expect(first.unknown).toBe(1);
       expect(want.messages.flat()).toHaveLength(4);
-      expect(want.audit.map((a) => [a.user, a.outcome])).toEqual([['carol', undefined], ['alice', undefined], ['alice', 'unknown']]);
+      expect(want.audit.map((a) => [a.user, a.outcome])).toEqual([
+        ['carol', undefined],
+        ['alice', undefined],
+        ['alice', 'unknown'],
+      ]);
       expect(await shown(team, 'north')).toEqual(want);
 
       const second = await importLocalStore(team, dir, 'north');
