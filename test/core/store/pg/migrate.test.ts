@@ -145,6 +145,69 @@ describe.skipIf(!pgInstalled)('team store migrations', () => {
     expect((await pgStatus(url, 'x')).status.newer).toEqual([LATEST_VERSION + 1]);
   });
 
+  it("the README's set-up: an owner role that is no superuser migrates, a desk role granted what it says works, a later table reaches it", async () => {
+    const db = `readme_${process.pid}`;
+    // As the database's administrator, once.
+    await pg().psql("create role pdesk_owner login password 'Owner-Pass-1234'; create role pdesk_desk login password 'Desk-Pass-1234'");
+    await pg().psql(`create database ${db} owner pdesk_owner`);
+    const owner = pg().urlOf(db, { name: 'pdesk_owner', password: 'Owner-Pass-1234' });
+    const desk = pg().urlOf(db, { name: 'pdesk_desk', password: 'Desk-Pass-1234' });
+    expect((await pgMigrate(owner, 'owner')).applied.length).toBe(MIGRATIONS.length);
+    // As the owner: what every desk and listener needs, now and for what later migrations create.
+    const sql = connect(owner, { max: 1 });
+    try {
+      await sql.unsafe(`grant connect on database ${db} to pdesk_desk;
+        grant usage on schema pdesk to pdesk_desk;
+        grant select, insert, update, delete on all tables in schema pdesk to pdesk_desk;
+        grant usage on all sequences in schema pdesk to pdesk_desk;
+        alter default privileges in schema pdesk grant select, insert, update, delete on tables to pdesk_desk;
+        alter default privileges in schema pdesk grant usage on sequences to pdesk_desk;`);
+    } finally {
+      await sql.end();
+    }
+    const store = openPgStore(desk, { migrate: false });
+    try {
+      const resource = chatMessage('m1', 'enc-1', 'hi', 'Patient/1', 'PractitionerRole/1');
+      await store.recordReceived('p', { kind: 'message', op: 'C1', at: new Date().toISOString(), thread: 'enc-1', id: 'm1', resource });
+      await store.recordSent(
+        'p',
+        { kind: 'message', op: 'C3', at: new Date().toISOString(), thread: 'enc-1', id: 'm2', resource: { ...resource, id: 'm2' } },
+        'alice',
+      );
+      const c = await store.beginReply('p', { thread: 'enc-1', operator: 'alice', after: 0 });
+      if (c.ok) await store.abandonReply(c.claim);
+      await store.auditBegin({
+        key: 'r.1',
+        profile: 'p',
+        operator: 'alice',
+        method: 'POST',
+        url: 'https://x.test/',
+        at: new Date().toISOString(),
+      });
+      await store.auditWithdraw('p', 'r.1');
+      await store.heartbeat('p', 'enc-1', { operator: 'alice', session: 's' });
+      await store.leave('p', { operator: 'alice', session: 's' });
+      expect((await store.listThreads('p')).map((t) => [t.thread, t.owner, t.messages])).toEqual([['enc-1', 'alice', 2]]);
+    } finally {
+      await store.close();
+    }
+    // A table a later migration creates (as the owner) is the desk role's too.
+    const later = connect(owner, { max: 1 });
+    try {
+      await later.unsafe('create table pdesk.later (id bigint generated always as identity, x int)');
+    } finally {
+      await later.end();
+    }
+    const d = connect(desk, { max: 1 });
+    try {
+      await d`insert into pdesk.later (x) values (1)`;
+      // The desk role cannot migrate.
+      await expect(d.unsafe('create table pdesk.mine (x int)')).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await d.end();
+    }
+  });
+
   it('a database that cannot be reached or refuses the password: a status saying so, errors naming the URL without the password', async () => {
     const wrong = pg().urlOf('postgres', { name: 'postgres', password: 'not-the-Password-42' });
     const refused = await pgStatus(wrong, 'PDESK_STORE_URL');
