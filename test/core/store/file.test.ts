@@ -2,12 +2,15 @@
  * What the file engine of the desk store (src/core/store/file/) adds to the contract (contract.test.ts runs that on
  * both engines): its records are the thread store's (an operator on what was sent, owners as `assign` records),
  * read by a thread store as they always were; a receiver checks pushes against what other processes appended up to
- * the moment it answers; a desk over a thread store its owner opened.
+ * the moment it answers; a thread's lock held by another process is waited for (a dead one's taken over); a
+ * subscription to every profile; a desk over a thread store its owner opened.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileDeskStore, openFileStore } from '../../../src/core/store/file/index.js';
 import { closeRecord, openThreadStore, parseMessageAt } from '../../../src/core/threads/index.js';
 import { close, msg, note, read } from '../../helpers/desk.js';
@@ -110,6 +113,67 @@ describe('the file store behind the desk store', () => {
     await desk.close();
     await store.append([closeRecord('sent', 'enc-1', close('enc-1', 2).resource)]);
     await store.close();
+  });
+
+  it("a thread's owner changes wait while another process holds its lock, and a dead process's lock is taken over", async () => {
+    const desk = openFileStore(dir);
+    await desk.recordReceived('north', msg('m1', 'enc-1', 'hi', 1));
+    const locks = join(dir, 'desk', 'north', 'locks');
+    mkdirSync(locks, { recursive: true });
+    const lock = join(locks, `${createHash('sha256').update('enc-1').digest('hex').slice(0, 32)}.lock`);
+    // Another process takes the thread's lock (as src/core/lockfile.ts writes it) and holds it for 400 ms.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs'); fs.writeFileSync(${JSON.stringify(lock)}, process.pid + ' ' + require('node:os').hostname() + '\\n', { flag: 'wx' });
+         console.log('held'); setTimeout(() => { fs.unlinkSync(${JSON.stringify(lock)}); }, 400);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const holderExit = new Promise((r) => holder.once('exit', r));
+    await new Promise((r) => holder.stdout!.once('data', r));
+    const t0 = Date.now();
+    expect(await desk.assign('north', 'enc-1', { to: 'alice', by: 'alice', expect: null })).toEqual({
+      outcome: 'assigned',
+      owner: 'alice',
+    });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    await holderExit;
+    // A process killed while holding it: its lock does not hold anyone up.
+    const dead = spawn(process.execPath, [
+      '-e',
+      `require('node:fs').writeFileSync(${JSON.stringify(lock)}, process.pid + ' ' + require('node:os').hostname() + '\\n')`,
+    ]);
+    await new Promise((r) => dead.once('exit', r));
+    const t1 = Date.now();
+    expect(await desk.assign('north', 'enc-1', { to: 'bob', by: 'bob' })).toMatchObject({ outcome: 'assigned', owner: 'bob' });
+    expect(Date.now() - t1).toBeLessThan(1000);
+    await desk.close();
+  });
+
+  it('a subscription to every profile hears each profile with a store', async () => {
+    const desk = openFileStore(dir);
+    await desk.recordReceived('north', msg('n1', 'enc-n', 'north', 1));
+    await desk.recordReceived('south', msg('s1', 'enc-s', 'south', 1));
+    const events: Array<{ profile: string; kind: string }> = [];
+    const sub = await desk.subscribe(undefined, (e) => {
+      if ('profile' in e) events.push({ profile: e.profile, kind: e.kind });
+    });
+    const other = openFileStore(dir);
+    await other.recordReceived('north', msg('n2', 'enc-n', 'again', 2));
+    await other.recordReceived('south', msg('s2', 'enc-s', 'again', 2));
+    await vi.waitFor(() =>
+      expect(events).toEqual(
+        expect.arrayContaining([
+          { profile: 'north', kind: 'message' },
+          { profile: 'south', kind: 'message' },
+        ]),
+      ),
+    );
+    await sub.close();
+    await other.close();
+    await desk.close();
   });
 
   it('profile names that cannot name a file are refused', async () => {
