@@ -2,9 +2,9 @@
 // command line. Two CommonJS bundles, each one file that bin/pdesk.js compiles through vm.Script with a V8 code
 // cache (src/cli/boot.ts; Node 20 has no compile cache for ES modules, and compiling was the largest part of
 // every start):
-// - dist/cli.cjs: one-shot commands. The CLI and the core only: the TUI, the sandbox, listen, bulk sends,
-//   undici and conf are stubbed out, since the commands that use them run from the other builds. Its clients
-//   send through node:http (src/cli/oneshot.ts).
+// - dist/cli.cjs: one-shot commands. The CLI and the core (the team store's driver included, evaluated only when a
+//   team store is configured): the TUI, the sandbox, listen, bulk sends, undici and conf are stubbed out, since the
+//   commands that use them run from the other builds. Its clients send through node:http (src/cli/oneshot.ts).
 // - dist/tui.cjs: everything, for `pdesk tui` (which runs the sandbox and the receiver in-process too).
 // In both, what is imported with `import()` (each command's module, src/cli/verb.ts; the TUI) is evaluated when first
 // used: esbuild wraps it in a function.
@@ -48,11 +48,13 @@ const builtinDynamicImports = {
 
 /**
  * In dist/cli.cjs, what only the other builds' commands load (the TUI, the sandbox, the receiver, the bulk send,
- * `pdesk check`'s suite and `pdesk doctor`'s steps, the team store on PostgreSQL and its driver, undici, Ink, React,
- * conf): a stub that says so if it is ever reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it.
+ * `pdesk check`'s suite and `pdesk doctor`'s steps, undici, Ink, React, conf): a stub that says so if it is ever
+ * reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it. So
+ * does the team store on PostgreSQL and its driver: with a team store configured, every command that reads or
+ * writes the desk's store (threads, the audit trail of every write) uses it, from whichever build runs it; without
+ * one it is never evaluated (a module imported with `await import()` runs on first use).
  */
-const NOT_ONE_SHOT =
-  /^(undici(\/.*)?|ink|react|conf|postgres)$|^src\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor|core\/store\/pg)\//;
+const NOT_ONE_SHOT = /^(undici(\/.*)?|ink|react|conf)$|^src\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor)\//;
 const ONE_SHOT_TOO = /^src\/core\/bulk\/journals?(\.js)?$/;
 
 /**
@@ -85,11 +87,6 @@ const notOneShot = leaveOut(
   'the one-shot bundle (dist/cli.cjs)',
   'dist/tui.cjs or dist/main.js',
 );
-/**
- * In dist/tui.cjs, the team store on PostgreSQL and its driver: `pdesk store` runs from dist/main.js, and the TUI
- * does not use the team store yet, so its start-up does not compile them.
- */
-const notInTui = leaveOut('not-in-tui', /^postgres$|^src\/core\/store\/pg\//, undefined, 'dist/tui.cjs', 'dist/main.js');
 
 /**
  * esbuild's `__toESM` wraps a CommonJS module for an ES module that imports it, copying every export into a
@@ -185,7 +182,7 @@ await bundle('src/cli/oneshot.ts', `${tmp}/cli.cjs`, [lazyChildProcess, notOneSh
 await bundle(
   'src/cli/main.ts',
   `${tmp}/tui.cjs`,
-  [lazyChildProcess, notInTui, yogaSynchronous, inkWithoutTopLevelAwait, inkText, builtinDynamicImports],
+  [lazyChildProcess, yogaSynchronous, inkWithoutTopLevelAwait, inkText, builtinDynamicImports],
   // Ink imports the React devtools only with DEV=true, which this build does not support (build-patches.mjs).
   ['react-devtools-core'],
 );

@@ -5,6 +5,10 @@
  * src/cli/verb.ts), so a command runs the same in the process (`systemIO()`) and in a test (`testIO()`).
  */
 import type { ClientOptions, PdeskClient, WriteDescription } from '../core/client.js';
+import type { Operator } from '../core/operator.js';
+import type { Settings } from '../core/settings.js';
+import type { StoreSelection } from '../core/store/select.js';
+import type { DeskStore } from '../core/store/types.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import type { Profile } from '../profiles/schema.js';
@@ -57,6 +61,8 @@ export class Context {
   private readonly confirmed = new Set<string>();
   private _trace?: Promise<import('../core/trace.js').TraceWriter | undefined>;
   private _store?: ProfileStore;
+  private _settings?: Settings;
+  private _desk?: Promise<DeskStore>;
   /** The compiled --query (`verb()` compiles it before the command runs). */
   private _query?: Query;
   readonly out: (text: string) => void;
@@ -158,6 +164,47 @@ export class Context {
     return this._store;
   }
 
+  /** The desk's settings (`config.json` in the config folder; `{}` without one). */
+  async settings(): Promise<Settings> {
+    if (!this._settings) {
+      const { readSettings } = await import('../core/settings.js');
+      this._settings = readSettings(await this.configDir());
+    }
+    return this._settings;
+  }
+
+  /** Who the operator at this desk is (PDESK_OPERATOR, else `operator` in config.json, else the login name). */
+  async operator(): Promise<Operator> {
+    const { operatorOf } = await import('../core/operator.js');
+    return operatorOf(this.io.env, await this.settings());
+  }
+
+  /** Which store this desk uses: the team store when PDESK_STORE_URL or `storeUrlEnv` names one, else the local files. */
+  async storeSelection(): Promise<StoreSelection> {
+    const { selectStore } = await import('../core/store/select.js');
+    return selectStore(this.io.env, await this.settings(), await this.configDir());
+  }
+
+  /**
+   * The desk store of this run (threads, messages, owners, the audit trail), opened on first use and closed with the
+   * run: the team store on PostgreSQL when one is selected (storeSelection), else the config folder's files.
+   */
+  async deskStore(): Promise<DeskStore> {
+    this._desk ??= (async () => {
+      const selection = await this.storeSelection();
+      const { openDeskStore } = await import('../core/store/open.js');
+      return openDeskStore(selection, {
+        dir: await this.configDir(),
+        operator: (await this.operator()).name,
+        onWarning: (w) => this.err(`pdesk: warning: ${w}`),
+      });
+    })();
+    this._desk.catch(() => {
+      this._desk = undefined;
+    });
+    return this._desk;
+  }
+
   /** The selected profile (the store, conf and zod are loaded on first use only). */
   async profile(): Promise<Profile> {
     if (!this._profile) {
@@ -233,7 +280,8 @@ export class Context {
         // It is not the command's output, so --query does not apply to it.
         onDryRun: (request) => this.out(safeJson(request, true)),
         ...(this.globals.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
-        audit: { dir: await this.configDir() },
+        // The trail of the desk's store: its file, or the team store (then the one this run opened, if it did).
+        audit: { dir: await this.configDir(), store: () => this.deskStore() },
         observe: await this.observer(profile),
         // A write's trace line goes out as it leaves too: a run killed before the answer still shows it.
         observeSend: await this.sendObserver(profile),
@@ -320,5 +368,6 @@ export class Context {
   async close(): Promise<void> {
     await this._client?.close();
     (await this._trace?.catch(() => undefined))?.close();
+    await (await this._desk?.catch(() => undefined))?.close();
   }
 }

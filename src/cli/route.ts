@@ -4,14 +4,15 @@
  *   through node:http and has neither undici, the TUI nor conf to read and compile.
  * - `tui`: dist/tui.cjs, `pdesk tui` (and `pdesk` alone): everything, compiled with a code cache.
  * - `main`: the ESM build, dist/main.js and its split chunks, for the other long-running commands (`listen`, the
- *   sandbox, a bulk send with `--csv`, `check`, `doctor`: undici's pools), the profile commands that write
- *   the store (conf), and `store` (the PostgreSQL driver): a process holds only the chunks it loads.
+ *   sandbox, a bulk send with `--csv`, `check`, `doctor`: undici's pools) and the profile commands that write
+ *   the store (conf): a process holds only the chunks it loads.
  * Every other command does one short job and is one-shot: the reads and writes of each API, `api`, `audit`,
- * `auth`, `trace`, `completion` and the shells' `__complete` callback, `profile list` and `show`.
+ * `auth`, `trace`, `store`, `completion` and the shells' `__complete` callback, `profile list` and `show`. Every
+ * build holds the team store's driver: a command that uses the desk's store runs from any of them.
  */
 export type Build = 'cli' | 'tui' | 'main';
 
-const MAIN_BUILD = new Set(['listen', 'sandbox', 'check', 'doctor', 'store']);
+const MAIN_BUILD = new Set(['listen', 'sandbox', 'check', 'doctor']);
 /** `profile` subcommands that write profiles.json through conf. */
 const PROFILE_WRITES = new Set(['add', 'import', 'use', 'remove']);
 /**

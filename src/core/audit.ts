@@ -23,10 +23,13 @@
  * (src/core/ndjson.ts), and the next writer ends it first. Records written before write-ahead (one line, no id)
  * are read as they are.
  *
- * A record: time (the request's start), operating-system user, profile, environment, operation id, method, URL,
- * status or error, duration, a SHA-256 of the exact bytes sent, and the body with secrets redacted (the
- * registered secrets of src/core/redact.ts and the credential headers of the request); the profile's
+ * A record: time (the request's start), the operator (src/core/operator.ts), profile, environment, operation id,
+ * method, URL, status or error, duration, a SHA-256 of the exact bytes sent, and the body with secrets redacted
+ * (the registered secrets of src/core/redact.ts and the credential headers of the request); the profile's
  * `audit.bodies: false` leaves the body out (the hash stays).
+ *
+ * With a team store (decisions.md §17) the same records go to its `audit` table instead, through the same
+ * interface (`AuditTrail`; src/core/store/audit.ts): `openAuditTrail` there picks the one the desk uses.
  */
 import { hash, randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
@@ -43,7 +46,7 @@ import { REDACTED, isSecretHeader, redact } from './redact.js';
 export interface AuditRecord {
   /** ISO 8601 instant the request started. */
   at: string;
-  /** The operating-system user who ran pdesk. */
+  /** The operator who sent it: PDESK_OPERATOR, else `operator` in config.json, else the login name. */
   user: string;
   profile: string;
   environment?: string;
@@ -88,6 +91,69 @@ export interface AuditEnd {
   ms: number;
   status?: number;
   error?: { name: string; message: string; code?: string };
+}
+
+/** A write's intent as a desk store records it (src/core/store/types.ts): the fields of an intent line, as values. */
+export interface AuditStart {
+  /** The record's key: `<run>.<n>`, unique to the process that began it. */
+  key: string;
+  profile: string;
+  environment?: string;
+  /** Who sends it (the record's `user`). */
+  operator: string;
+  op?: OpId;
+  method: string;
+  /** Secrets redacted. */
+  url: string;
+  /** When the request started (ISO 8601). */
+  at: string;
+  bodySha256?: string;
+  /** The body sent, secrets redacted. */
+  body?: unknown;
+  /** Written ahead of its request (a bulk row): it counts as sent only once started. */
+  ahead?: boolean;
+}
+
+/** How a write recorded by a desk store ended, with the id a create's answer named (decisions.md §16). */
+export interface AuditOutcome extends AuditEnd {
+  created?: string;
+}
+
+/** What a profile's audit trail needs of the profile. */
+export type AuditProfile = Pick<Profile, 'name' | 'environment' | 'audit'>;
+
+/** A write's intent in a trail, until its completion. */
+export interface AuditIntentLike {
+  readonly id: string;
+  /** Resolves once the intent is durable: the request may leave then. */
+  readonly durable: Promise<void>;
+  /** True once durable (no promise needed). */
+  readonly done: boolean;
+  readonly ahead: boolean;
+  /** A write begun ahead (a bulk row) is about to be sent; a promise when the caller must wait for the mark. */
+  start(): void | Promise<void>;
+}
+
+/**
+ * Where a client records its writes: the config folder's file (`AuditLog`), or the team store's table
+ * (src/core/store/audit.ts). Opened before the first write is sent: a trail that cannot be written sends nothing.
+ */
+export interface AuditTrail {
+  /** Where it is, for messages (a file, or the store's URL with its password hidden). */
+  readonly path: string;
+  readonly isOpen: boolean;
+  ready(): Promise<unknown>;
+  /** A write's intent, before its request (after `ready()`); throws when the trail has already failed. */
+  begin(e: AuditEntry, o?: { ahead?: boolean }): AuditIntentLike;
+  /** Complete an intent with its outcome; resolves once durable. */
+  complete(intent: AuditIntentLike, end: AuditEnd, created?: string): Promise<void>;
+  /** An intent whose request was not sent after all. */
+  withdraw(intent: AuditIntentLike): Promise<void>;
+  /** A bulk send: records may share their durability (group commit). */
+  groupCommit(): void;
+  /** Write what was appended so far now. */
+  flush(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -145,8 +211,8 @@ export function redactBody(text: string, headers: Record<string, string>): strin
 }
 
 /** The part of a record that is the same for every write of one request line: user, profile, operation, URL. */
-let fixed: { profile: Profile; user: string; op?: OpId; method: string; url: string; text: string } | undefined;
-function fixedPart(profile: Profile, user: string, op: OpId | undefined, method: string, url: string): string {
+let fixed: { profile: AuditProfile; user: string; op?: OpId; method: string; url: string; text: string } | undefined;
+function fixedPart(profile: AuditProfile, user: string, op: OpId | undefined, method: string, url: string): string {
   const f = fixed;
   if (f && f.profile === profile && f.user === user && f.op === op && f.method === method && f.url === url) return f.text;
   const text = JSON.stringify({
@@ -165,25 +231,55 @@ function fixedPart(profile: Profile, user: string, op: OpId | undefined, method:
 const num = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
 
 /**
- * A write's intent as its NDJSON line (without the newline): the record's fields known before it is sent, in
- * AuditRecord's order, with its `id` (and `ahead` for a bulk row's intent written ahead). Built by hand: a bulk send
- * writes one per row, and the part that is the same for every row of a run is stringified once.
+ * The body part of a write's record: the SHA-256 of the exact text sent, and (unless `bodies` is false) the body
+ * with secrets redacted as JSON text, ready to embed in a line.
  */
-export function intentLine(profile: Profile, e: AuditEntry, o: { bodies: boolean; id: string; ahead?: boolean; user?: string }): string {
-  let line = `{"at":"${isoTime(e.startedAt)}",${fixedPart(profile, o.user ?? osUser(), e.op, e.method, redact(e.url))},"id":"${o.id}"`;
-  if (o.ahead) line += ',"ahead":true';
-  if (e.bodyText === undefined) return `${line}}`;
+export function bodyParts(e: AuditEntry, bodies: boolean): { bodySha256?: string; json?: string } {
+  if (e.bodyText === undefined) return {};
   // crypto.hash: one call, a fifth of createHash's cost; a string is hashed as its UTF-8 bytes, as it was sent.
-  line += `,"bodySha256":"${hash('sha256', e.bodyText)}"`;
-  if (!o.bodies) return `${line}}`;
+  const bodySha256 = hash('sha256', e.bodyText);
+  if (!bodies) return { bodySha256 };
   const text = redactBody(e.bodyText, e.headers);
   // JSON pdesk stringified is one line (JSON.stringify writes no line break) and stays JSON when a secret inside a
   // string is replaced: embedded as is (no second parse per row in a bulk send). Anything else is checked, and
   // kept as a string if it is not JSON.
-  let body: string;
-  if (e.bodyIsJson && (text === e.bodyText || isJson(text))) body = text;
-  else body = isJson(text) ? JSON.stringify(JSON.parse(text)) : JSON.stringify(text);
-  return `${line},"body":${body}}`;
+  if (e.bodyIsJson && (text === e.bodyText || isJson(text))) return { bodySha256, json: text };
+  return { bodySha256, json: isJson(text) ? JSON.stringify(JSON.parse(text)) : JSON.stringify(text) };
+}
+
+/**
+ * A write's intent as its NDJSON line (without the newline): the record's fields known before it is sent, in
+ * AuditRecord's order, with its `id` (and `ahead` for a bulk row's intent written ahead). Built by hand: a bulk send
+ * writes one per row, and the part that is the same for every row of a run is stringified once.
+ */
+export function intentLine(
+  profile: AuditProfile,
+  e: AuditEntry,
+  o: { bodies: boolean; id: string; ahead?: boolean; user?: string },
+): string {
+  let line = `{"at":"${isoTime(e.startedAt)}",${fixedPart(profile, o.user ?? osUser(), e.op, e.method, redact(e.url))},"id":"${o.id}"`;
+  if (o.ahead) line += ',"ahead":true';
+  const { bodySha256, json } = bodyParts(e, o.bodies);
+  if (bodySha256 !== undefined) line += `,"bodySha256":"${bodySha256}"`;
+  if (json !== undefined) line += `,"body":${json}`;
+  return `${line}}`;
+}
+
+/** An intent line from a desk store's AuditStart (the same fields as intentLine's, in the same order). */
+export function startLine(s: AuditStart): string {
+  return JSON.stringify({
+    at: s.at,
+    user: s.operator,
+    profile: s.profile,
+    ...(s.environment ? { environment: s.environment } : {}),
+    ...(s.op ? { op: s.op } : {}),
+    method: s.method,
+    url: redact(s.url),
+    id: s.key,
+    ...(s.ahead ? { ahead: true } : {}),
+    ...(s.bodySha256 !== undefined ? { bodySha256: s.bodySha256 } : {}),
+    ...(s.body !== undefined ? { body: s.body } : {}),
+  });
 }
 
 /** A write's completion as its NDJSON line: the intent's id, then the status or the error, and the duration. */
@@ -227,13 +323,15 @@ function sealTornTail(path: string): void {
 export interface AuditLogOptions {
   /** `audit.bodies` of the profile by default. */
   bodies?: boolean;
+  /** The records' `user`: the operator (default: the operating-system user). */
+  user?: string;
 }
 
 /**
  * A write's intent in the trail, until its completion: `durable` resolves once the intent is on disk (the request
  * may leave then), `done` says so without a promise.
  */
-export class AuditIntent {
+export class AuditIntent implements AuditIntentLike {
   constructor(
     private readonly log: AuditLog,
     readonly id: string,
@@ -257,9 +355,10 @@ export class AuditIntent {
 }
 
 /** The audit trail a client writes to: opened before the first write is sent, so a failure sends nothing. */
-export class AuditLog {
+export class AuditLog implements AuditTrail {
   readonly path: string;
   private readonly bodies: boolean;
+  private readonly user?: string;
   private writer?: Promise<JournalWriter>;
   private opened?: JournalWriter;
   /** This process's run id (its run line names the boot) and the last record number. */
@@ -268,11 +367,12 @@ export class AuditLog {
 
   constructor(
     dir: string,
-    readonly profile: Profile,
+    readonly profile: AuditProfile,
     o: AuditLogOptions = {},
   ) {
     this.path = auditPath(dir, profile.name);
     this.bodies = o.bodies ?? profile.audit?.bodies !== false;
+    this.user = o.user;
   }
 
   /** Create the folder and open the file (once); a trail that cannot be written is a ConfigError: nothing is sent. */
@@ -316,24 +416,42 @@ export class AuditLog {
     const w = this.opened;
     if (!w) throw new Error('AuditLog.begin before ready()');
     const id = `${this.run}.${++this.seq}`;
-    const line = intentLine(this.profile, e, { bodies: this.bodies, id, ahead: o.ahead });
+    const line = intentLine(this.profile, e, { bodies: this.bodies, id, ahead: o.ahead, user: this.user });
     return new AuditIntent(this, id, w.appendInBatch(line), !!o.ahead);
   }
 
-  /** The `started` line of an intent written ahead (AuditIntent.start). */
-  noteStarted(id: string): void {
-    this.opened?.note(`{"id":"${id}","started":"${isoTime(Date.now())}"}`);
+  /** Runs of keys handed to beginStart whose run line this trail wrote. */
+  private readonly announced = new Set<string>();
+
+  /**
+   * Write an intent a desk store was handed (src/core/store/file/: the file engine's auditBegin), under its key
+   * (`<run>.<n>`); the first intent of a run is preceded by its run line, which names this boot.
+   */
+  beginStart(s: AuditStart): AuditIntent {
+    const w = this.opened;
+    if (!w) throw new Error('AuditLog.beginStart before ready()');
+    const run = s.key.slice(0, Math.max(0, s.key.lastIndexOf('.')));
+    if (run && run !== this.run && !this.announced.has(run)) {
+      this.announced.add(run);
+      w.note(JSON.stringify({ run, boot: bootId(), pid: process.pid, at: isoTime(Date.now()) }));
+    }
+    return new AuditIntent(this, s.key, w.appendInBatch(startLine(s)), !!s.ahead);
+  }
+
+  /** The `started` line of an intent written ahead (AuditIntent.start), at `at` (default: now). */
+  noteStarted(id: string, at = isoTime(Date.now())): void {
+    this.opened?.note(`{"id":${JSON.stringify(id)},"started":"${at}"}`);
   }
 
   /** Complete an intent with its outcome; resolves once the completion is on disk, rejects when it cannot be written. */
-  complete(intent: AuditIntent, end: AuditEnd, created?: string): Promise<void> {
+  complete(intent: Pick<AuditIntentLike, 'id'>, end: AuditEnd, created?: string): Promise<void> {
     const w = this.opened;
     if (!w) return Promise.reject(new Error('AuditLog.complete before ready()'));
     return w.append(completionLine(intent.id, end, created));
   }
 
   /** An intent whose request was not sent after all (the caller's own record failed first): left out by readers. */
-  withdraw(intent: AuditIntent): Promise<void> {
+  withdraw(intent: Pick<AuditIntentLike, 'id'>): Promise<void> {
     const w = this.opened;
     if (!w) return Promise.reject(new Error('AuditLog.withdraw before ready()'));
     return w.append(`{"id":"${intent.id}","sent":false}`);
@@ -374,20 +492,21 @@ interface TrailLine {
 }
 
 /**
- * The records of an audit trail, oldest first, each intent joined with its completion: one without a completion is
+ * The records of an audit trail with their keys (an intent's id; a hash for a record from before write-ahead), oldest
+ * first, each intent joined with its completion: one without a completion is
  * `outcome: "unknown"`, except a bulk row's intent written ahead that never started in a run of this boot (it was
  * never sent, and is left out). Torn or unreadable lines are skipped with a warning; records written before
  * write-ahead (one line, no id) are read as they are.
  */
-export function readAudit(path: string): { records: AuditRecord[]; warnings: string[] } {
+export function readAuditKeyed(path: string): { records: Array<{ key: string; record: AuditRecord }>; warnings: string[] } {
   const r = readNdjson<TrailLine>(path, `the audit trail ${path}`);
   const boots = new Map<string, string | null | undefined>();
   const intents = new Map<string, { record: AuditRecord; ahead: boolean; started?: string; done: boolean; withdrawn?: boolean }>();
-  const out: Array<AuditRecord | { id: string }> = [];
+  const out: Array<{ legacy: AuditRecord } | { id: string }> = [];
   for (const { value: l } of r.records) {
     if (typeof l.run === 'string') boots.set(l.run, l.boot);
     else if (typeof l.method === 'string') {
-      if (typeof l.id !== 'string') out.push(l as unknown as AuditRecord);
+      if (typeof l.id !== 'string') out.push({ legacy: l as unknown as AuditRecord });
       else {
         const { id: _, ahead, ...record } = l as TrailLine & AuditRecord;
         intents.set(l.id, { record, ahead: ahead === true, done: false });
@@ -408,10 +527,11 @@ export function readAudit(path: string): { records: AuditRecord[]; warnings: str
     }
   }
   const boot = bootId();
-  const records: AuditRecord[] = [];
+  const records: Array<{ key: string; record: AuditRecord }> = [];
   for (const x of out) {
-    if (!('id' in x && typeof x.id === 'string' && !('method' in x))) {
-      records.push(x as AuditRecord);
+    if ('legacy' in x) {
+      // A record from before write-ahead has no id: its key is a hash of what it holds (the same in every read).
+      records.push({ key: `h.${hash('sha256', JSON.stringify(x.legacy)).slice(0, 32)}`, record: x.legacy });
       continue;
     }
     const i = intents.get(x.id)!;
@@ -423,9 +543,15 @@ export function readAudit(path: string): { records: AuditRecord[]; warnings: str
       if (i.ahead && !i.started && boot !== null && boots.get(run) === boot) continue;
       i.record.outcome = 'unknown';
     }
-    records.push(orderedRecord(i.record));
+    records.push({ key: x.id, record: orderedRecord(i.record) });
   }
   return { records, warnings: r.warnings };
+}
+
+/** The records of an audit trail (readAuditKeyed without the keys). */
+export function readAudit(path: string): { records: AuditRecord[]; warnings: string[] } {
+  const r = readAuditKeyed(path);
+  return { records: r.records.map((x) => x.record), warnings: r.warnings };
 }
 
 /** A record's keys in AuditRecord's order (a joined record gets its completion's fields last otherwise). */

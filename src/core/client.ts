@@ -134,7 +134,7 @@ export interface CallOptions {
    * The write's audit intent, written ahead by the caller (`aheadIntents`: a bulk send journals its rows' intents
    * with their `sending` lines); the client completes it instead of writing one.
    */
-  intent?: import('./audit.js').AuditIntent;
+  intent?: import('./audit.js').AuditIntentLike;
   /**
    * Called after the write's audit intent is on disk and just before its request leaves (the thread store's
    * pending entry of a chat message). Throwing stops it: nothing is sent, the intent is withdrawn.
@@ -194,10 +194,12 @@ export interface ClientOptions {
   /** Why the client is read-only when the profile is not (`--read-only`), for the refusal's sentence. */
   readOnlyWhy?: string;
   /**
-   * Record every write (any method but GET, HEAD, OPTIONS) in the audit trail of this config folder
-   * (src/core/audit.ts): opened before the first write is sent, each record on disk before the call returns.
+   * Record every write (any method but GET, HEAD, OPTIONS) in the audit trail of the desk whose config folder is
+   * `dir`: its file (src/core/audit.ts), or the team store when one is configured (src/core/store/audit.ts; `store`:
+   * the desk store the face opened already, else the client opens one). Opened before the first write is sent,
+   * each record durable before the call returns.
    */
-  audit?: { dir: string };
+  audit?: { dir: string; store?: () => Promise<import('./store/types.js').DeskStore> };
   /**
    * Called before each write is sent, after the read-only check: the face's confirmation on a production
    * profile (the CLI's typed name or --yes, the TUI's typed name). Throwing stops it: nothing is sent, nothing
@@ -276,8 +278,8 @@ function kB(n: number): string {
 export class PdeskClient {
   readonly transport: Transport;
   private readonly tlsCache = new Map<Party, TlsFiles | undefined>();
-  private auditLog?: Promise<import('./audit.js').AuditLog>;
-  private auditOpened?: import('./audit.js').AuditLog;
+  private auditLog?: Promise<import('./audit.js').AuditTrail>;
+  private auditOpened?: import('./audit.js').AuditTrail;
 
   constructor(
     readonly profile: Profile,
@@ -481,13 +483,19 @@ export class PdeskClient {
   }
 
   /** The audit trail writes are recorded in (opened on the first write; undefined without `audit`). */
-  private audit(): Promise<import('./audit.js').AuditLog> | undefined {
+  private audit(): Promise<import('./audit.js').AuditTrail> | undefined {
     const a = this.opts.audit;
     if (!a) return undefined;
     // Loaded on the first write only: read commands never load it.
-    this.auditLog ??= import('./audit.js').then(({ AuditLog }) => {
-      this.auditOpened = new AuditLog(a.dir, this.profile);
-      return this.auditOpened;
+    this.auditLog ??= import('./store/audit.js')
+      .then(({ openAuditTrail }) => openAuditTrail(a.dir, this.profile, this.opts.env ?? process.env, a.store))
+      .then((trail) => {
+        this.auditOpened = trail;
+        return trail;
+      });
+    // A trail that cannot be opened (a settings file that is wrong) fails this write, and is tried again by the next.
+    this.auditLog.catch(() => {
+      this.auditLog = undefined;
     });
     return this.auditLog;
   }
@@ -677,12 +685,12 @@ export class PdeskClient {
    * trail that cannot take it stops the write: nothing is sent.
    */
   private async writeAhead(
-    audit: import('./audit.js').AuditLog,
+    audit: import('./audit.js').AuditTrail,
     d: Outgoing,
     o: Pick<CallOptions, 'intent' | 'json'>,
     bodyText: string | undefined,
     startedAt: number,
-  ): Promise<import('./audit.js').AuditIntent> {
+  ): Promise<import('./audit.js').AuditIntentLike> {
     try {
       const intent =
         o.intent ??
@@ -711,8 +719,8 @@ export class PdeskClient {
    * (no object made per answered write), or the error of none.
    */
   private complete(
-    audit: import('./audit.js').AuditLog,
-    intent: import('./audit.js').AuditIntent,
+    audit: import('./audit.js').AuditTrail,
+    intent: import('./audit.js').AuditIntentLike,
     o: Pick<CallOptions, 'audited'>,
     ended: { ms: number; status?: number; error?: Exchange['error'] },
     created?: string,
@@ -728,7 +736,7 @@ export class PdeskClient {
    * a function making the intent of a request with that body, or undefined without an audit trail. The trail is
    * opened now and shares fsyncs from now on (AuditLog.groupCommit).
    */
-  async aheadIntents(opId: OpId): Promise<((json: string) => import('./audit.js').AuditIntent) | undefined> {
+  async aheadIntents(opId: OpId): Promise<((json: string) => import('./audit.js').AuditIntentLike) | undefined> {
     const opened = this.audit();
     if (!opened) return undefined;
     const audit = await opened;

@@ -7,12 +7,13 @@
  * Before a byte of the body is read, a request is checked: bearer token (401), route (404/405), declared size
  * (413) and content type (415); a refusal then closes the connection, so an unwelcome body is never read. Then
  * the body is read within its bound (413), parsed and checked with the core schema (400 with an
- * OperationOutcome naming the JSON path), written to the thread store and made durable, and only then answered:
- * POST 201 (200 for a message already stored), PUT and PATCH 200. A message to a closed thread gets 409 and is
- * not stored. A read marker for a message the store has never seen is recorded all the same. C5 notifications
- * go to the same store as records of kind `notification`. If the store cannot write, the answer is 500 and
- * nothing is acknowledged. The store is read through its index (which messages are stored, which threads are
- * closed), never its whole history.
+ * OperationOutcome naming the JSON path), recorded in the desk store (src/core/store/types.ts: the local files,
+ * or the team store on PostgreSQL) and answered only once the store says it is durable (fsynced, or its
+ * transaction committed): POST 201 (200 for a message or notification already stored), PUT and PATCH 200. A
+ * message to a closed thread gets 409 and is not stored. A read marker for a message the store has never seen is
+ * recorded all the same. If the store cannot write, the answer is 500 and nothing is acknowledged. Several
+ * receivers may share one team store: a push of the same Communication id arriving at two of them is stored once
+ * and acknowledged by each.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -21,15 +22,9 @@ import { MAX_BODY_DEPTH, describeJsonProblem, readJson } from '../core/json.js';
 import { makeOutcome } from '../core/outcome.js';
 import { ChatCommunication, ReadMarker, threadOf } from '../core/schemas/chat.js';
 import { Notification } from '../core/schemas/notification.js';
-import {
-  type HealthCheck,
-  type StoreRecord,
-  type ThreadStore,
-  closeRecord,
-  messageRecord,
-  notificationRecord,
-  readRecord,
-} from '../core/threads/index.js';
+import { FieldError } from '../core/errors.js';
+import type { DeskRecord, DeskStore, HealthCheck, RecordResult } from '../core/store/types.js';
+import { type StoreRecord, type ThreadStore, readAtOf, storeRecord } from '../core/threads/index.js';
 import { FHIR_JSON } from '../core/ops.js';
 import { parseToken } from '../core/tokens.js';
 import { checkContentType, decodeSegment, Fail, portalCommunicationKind, validate, validateClose } from './accept.js';
@@ -55,14 +50,20 @@ export interface ReceiverOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  store: ThreadStore;
+  /**
+   * Where pushes are recorded: a desk store (with `profile`), or one profile's local thread store as its owner
+   * opened it (the TUI's), through the file engine.
+   */
+  store: DeskStore | ThreadStore;
+  /** The profile whose records these are (default: a thread store's own). */
+  profile?: string;
   /** When set, every push needs `Authorization: Bearer <token>` (else 401); `GET /healthz` does not. */
   token?: string;
   /** HTTPS with this certificate and key. */
   tls?: TlsFiles;
   /** Limits on connections, time and bodies (DEFAULT_LIMITS for what is not given). */
   limits?: Partial<ListenLimits>;
-  /** Called with each record once it is stored and acknowledged. */
+  /** Called with each record once it is stored and acknowledged (not for one stored before). */
   onRecord?: (record: StoreRecord) => void;
   /** Internal errors (a store that cannot write); default: a line on stderr. */
   log?: (line: string) => void;
@@ -126,18 +127,45 @@ function route(method: string, path: string): { op: Op; param?: string } {
   );
 }
 
+/** A thread store is the file engine's store of one profile. */
+const isThreadStore = (s: DeskStore | ThreadStore): s is ThreadStore => 'loadIndex' in s;
+
 export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
-  const store = o.store;
-  await store.loadIndex();
+  let store: DeskStore;
+  let profile: string;
+  if (isThreadStore(o.store)) {
+    const { FileDeskStore } = await import('../core/store/file/index.js');
+    store = FileDeskStore.over(o.store);
+    profile = o.profile ?? o.store.profile;
+  } else {
+    store = o.store;
+    if (o.profile === undefined) throw new Error('startReceiver: a desk store needs the profile');
+    profile = o.profile;
+  }
+  await store.prepare(profile);
   const limits: ListenLimits = { ...DEFAULT_LIMITS, ...o.limits };
   const budget = new BodyBudget(limits.maxBufferedBytes);
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const expected = o.token !== undefined ? digest(`Bearer ${o.token}`) : undefined;
-  // Keep the index current with what other processes (chat send, chat close) append to the same store.
-  const unwatch = store.watch(() => undefined);
-  /** Threads whose close is being written: a message to them is refused already. */
-  const closing = new Set<string>();
   let stopping = false;
+
+  /** Record what was received; `closed` for a message to a closed thread, and the record to report once stored. */
+  async function record(r: DeskRecord): Promise<{ result: RecordResult; record?: StoreRecord }> {
+    let result: RecordResult;
+    try {
+      result = await store.recordReceived(profile, r);
+    } catch (e) {
+      // An id the store cannot hold (too long for the team store's index) is the sender's to fix, never a 5xx to retry.
+      if (e instanceof FieldError)
+        throw new Fail(400, 'invalid', e.message, e.field === 'thread' ? '$.encounter.identifier[0].value' : '$.id');
+      throw e;
+    }
+    if (result.outcome !== 'stored') return { result };
+    return {
+      result,
+      record: storeRecord(r.kind === 'read' && result.thread !== undefined ? { ...r, thread: result.thread } : r, 'received'),
+    };
+  }
 
   /** Everything that can be refused before the body is read, in this order: a refusal closes the connection. */
   function beforeBody(req: IncomingMessage): { op: Op; param?: string; path: string; query: URLSearchParams } {
@@ -205,15 +233,15 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       throw new Fail(400, 'invalid', `The request body at ${read.problem.path}: ${describeJsonProblem(read.problem)}.`, read.problem.path);
     const body = read.value;
 
+    const at = new Date().toISOString();
     switch (op) {
       case 'C1':
-        return receiveMessage('C1', body);
+        return receiveMessage('C1', body, at);
       case 'C3/C5': {
-        if (portalCommunicationKind(body) === 'chat') return receiveMessage('C3', body);
+        if (portalCommunicationKind(body) === 'chat') return receiveMessage('C3', body, at);
         const n = validate(Notification, body, 'notification');
-        const record = notificationRecord('received', n);
-        await store.append([record]);
-        return { status: 201, body: n, record };
+        const { result, record: stored } = await record({ kind: 'notification', op: 'C5', at, resource: n });
+        return { status: result.outcome === 'stored' ? 201 : 200, body: n, record: stored };
       }
       case 'C2':
       case 'C2?': {
@@ -235,44 +263,31 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
               `$[${i}].path`,
             );
         });
-        const record = readRecord('received', id!, marker, await store.threadOfMessage(id!));
-        await store.append([record]);
-        return { status: 200, body: makeOutcome('informational', `Read marker for Communication ${id} recorded.`, 'information'), record };
+        // The store names the marker's thread from the message it holds, if it holds it.
+        const { record: stored } = await record({ kind: 'read', op: 'C2', at, id: id!, readAt: readAtOf(marker), resource: marker });
+        return {
+          status: 200,
+          body: makeOutcome('informational', `Read marker for Communication ${id} recorded.`, 'information'),
+          record: stored,
+        };
       }
       case 'C4': {
         const enc = validateClose(body, param!);
-        if (await store.isClosed(param!)) {
-          await store.sync(); // the close the store shows may still be on its way to the disk
-          return { status: 200, body: enc };
-        }
-        const record = closeRecord('received', param!, enc);
-        closing.add(param!);
-        try {
-          await store.append([record]);
-        } finally {
-          closing.delete(param!);
-        }
-        return { status: 200, body: enc, record };
+        const { record: stored } = await record({ kind: 'close', op: 'C4', at, thread: param!, resource: enc });
+        return { status: 200, body: enc, record: stored };
       }
     }
     throw new Error(`unrouted ${path}`);
   }
 
-  async function receiveMessage(op: 'C1' | 'C3', body: unknown): Promise<Answer> {
+  async function receiveMessage(op: 'C1' | 'C3', body: unknown, at: string): Promise<Answer> {
     const m = validate(ChatCommunication, body, 'Communication');
     const thread = threadOf(m);
-    if ((await store.isClosed(thread)) || closing.has(thread))
+    const { result, record: stored } = await record({ kind: 'message', op, at, thread, id: String(m.id), resource: m });
+    if (result.outcome === 'closed')
       throw new Fail(409, 'conflict', `Chat ${thread} is closed: it accepts no new messages.`, '$.encounter.identifier[0].value');
     const location = { location: `Communication/${encodeURIComponent(m.id)}` };
-    if (await store.hasMessage(m.id)) {
-      // The store is read from the file: the stored copy may be one whose writer has not finished its fsync
-      // (a retry while the first request is still being stored). Acknowledge only what is on disk.
-      await store.sync();
-      return { status: 200, body: m, headers: location };
-    }
-    const record = messageRecord(op, 'received', m);
-    await store.append([record]);
-    return { status: 201, body: m, headers: location, record };
+    return { status: result.outcome === 'stored' ? 201 : 200, body: m, headers: location, record: stored };
   }
 
   function send(req: IncomingMessage, res: ServerResponse, a: Answer): void {
@@ -340,7 +355,8 @@ export async function startReceiver(o: ReceiverOptions): Promise<Receiver> {
       closingAll ??= (async () => {
         stopping = true;
         const cut = await stopServer(server, inflight, c.graceMs ?? DEFAULT_SHUTDOWN_SECONDS * 1000);
-        unwatch();
+        // A desk made here over the owner's thread store holds nothing of its own to close but what it watches.
+        if (isThreadStore(o.store)) await store.close();
         return { cut };
       })();
       return closingAll;

@@ -2,7 +2,8 @@
  * Every command runs from the build src/cli/route.ts gives it (dist/cli.cjs, dist/tui.cjs, dist/main.js), and
  * never reaches what that build left out: the one-shot bundle's stubs (undici, Ink, React, conf, the TUI, the
  * sandbox, the receiver, the bulk send) throw "is not in the one-shot bundle" when used. Each command's --help,
- * and a representative run of each against the sandbox, from dist as a process.
+ * and a representative run of each against the sandbox, from dist as a process; with a team store configured (a
+ * real PostgreSQL), one-shot commands that use the desk's store run from dist/cli.cjs.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
 import { buildFor } from '../../src/cli/route.js';
 import { type CliResult, type Env, runCli, tempDir, withSandbox } from '../helpers/cli.js';
+import { clusterForFile, pgInstalled } from '../helpers/pg.js';
+
+const pg = clusterForFile();
 
 const STUB = /is not in the one-shot bundle|unexpected error/;
 
@@ -42,11 +46,11 @@ describe('every command from its build', () => {
   it('knows the commands of every build', () => {
     const builds = new Set(paths.map((p) => buildFor(p)));
     expect([...builds].sort()).toEqual(['cli', 'main', 'tui']);
-    for (const name of ['api', 'audit', 'auth', 'trace', 'completion']) expect(buildFor([name])).toBe('cli');
-    for (const name of ['check', 'doctor', 'listen', 'sandbox', 'store']) expect(buildFor([name])).toBe('main');
+    for (const name of ['api', 'audit', 'auth', 'trace', 'completion', 'store']) expect(buildFor([name])).toBe('cli');
+    for (const name of ['check', 'doctor', 'listen', 'sandbox']) expect(buildFor([name])).toBe('main');
   });
 
-  it('holds in each build only the packages it needs: no undici, Ink, React, conf or postgres one-shot; of undici only its Pool', () => {
+  it('holds in each build only the packages it needs: no undici, Ink, React or conf one-shot; of undici only its Pool; postgres in each', () => {
     const dist = fileURLToPath(new URL('../../dist', import.meta.url));
     // esbuild heads each bundled module with its path: `// node_modules/undici/lib/dispatcher/pool.js`.
     const modules = (file: string) =>
@@ -64,8 +68,8 @@ describe('every command from its build', () => {
       if (undici.length) expect(undici, file).toContain('undici/lib/dispatcher/pool.js');
     }
     expect(chunks.some((f) => modules(f).includes('undici/lib/dispatcher/pool.js'))).toBe(true);
-    // The PostgreSQL driver only in the chunk of the team store (`pdesk store` runs from dist/main.js).
-    for (const file of ['cli.cjs', 'tui.cjs']) expect(packages(file).has('postgres'), file).toBe(false);
+    // The PostgreSQL driver in every build (a team store's commands run from any), in one chunk of the split build.
+    for (const file of ['cli.cjs', 'tui.cjs']) expect(packages(file).has('postgres'), file).toBe(true);
     expect(chunks.filter((f) => packages(f).has('postgres'))).toHaveLength(1);
     // The two bundles read through vm.Script are ASCII, so node reads them as one-byte text (scripts/build.mjs).
     for (const file of ['cli.cjs', 'tui.cjs']) expect(/[^\x00-\x7f]/.test(readFileSync(join(dist, file), 'latin1')), file).toBe(false);
@@ -190,6 +194,26 @@ describe('every command from its build', () => {
         expect(apis(r.ran), help.join(' ')).toEqual([]);
       }
     }, 120_000);
+
+    it.skipIf(!pgInstalled)(
+      'with a team store, a write (audited there), audit, chat threads and store status run from dist/cli.cjs',
+      async () => {
+        const url = await pg().createDatabase();
+        const team = { PDESK_STORE_URL: url, PDESK_OPERATOR: 'dana' };
+        const run = async (args: string[]) => {
+          const r = await env.run(args, { timeoutMs: 60_000, env: team });
+          expect(STUB.test(r.stderr), `${args.join(' ')}: ${r.stderr}`).toBe(false);
+          expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+          return r;
+        };
+        expect(buildFor(['store', 'status'])).toBe('cli');
+        await run(['notifications', 'send', '--email', 'a@example.org', '--topic', 't', '--text', 'x', '--json']);
+        expect((await run(['audit', '--json'])).json()).toMatchObject([{ op: 'C5', user: 'dana', status: 201 }]);
+        expect((await run(['chat', 'threads', '--json'])).json()).toBeTruthy();
+        expect((await run(['store', 'status', '--json'])).json()).toMatchObject({ engine: 'postgres', reachable: true });
+      },
+      120_000,
+    );
 
     it('check, doctor, a bulk send and a profile write run from dist/main.js', async () => {
       const dir = tempDir();

@@ -70,7 +70,7 @@ import {
   type RowRecord,
   type RowTable,
 } from './journal.js';
-import type { AuditIntent } from '../audit.js';
+import type { AuditIntentLike as AuditIntent } from '../audit.js';
 import { RateLimiter, type RateState } from './rate.js';
 import { compileTemplate, type Template } from './template.js';
 
@@ -739,8 +739,15 @@ export class BulkSend {
           // Its `started` line is written with everything else its turn writes (one write per turn, the audit's
           // `started` line first), then it starts; not started when the line could not be written: the row reads
           // back as sending (uncertain) at worst.
-          row.intent?.start();
-          const unwritten = await writer.noteAtWrite({ row: row.n, hash: row.hash, state: 'started' });
+          // A team store's mark is a transaction of its own, committed before the request leaves.
+          const marking = row.intent?.start();
+          let unwritten = await writer.noteAtWrite({ row: row.n, hash: row.hash, state: 'started' });
+          if (!unwritten && marking)
+            unwritten = await marking.then(
+              () => undefined,
+              (e: unknown) =>
+                e instanceof PdeskError ? e : new PdeskError(`Cannot write the audit trail: ${(e as Error).message}`, ExitCode.unexpected),
+            );
           if (unwritten) {
             fail(unwritten);
             break;

@@ -1,29 +1,29 @@
 /**
- * The desk store: what every face asks of the store that holds a desk's chat threads, whichever engine holds it
- * (the embedded file store, src/core/threads/, or the team store on PostgreSQL, src/core/store/pg/). Its words are
- * the file store's (records, threads, messages, read markers, via sent/received) plus what a team needs: operators,
- * owners, a reply checked against what changed, presence and change events.
+ * The desk store: what every face asks of the store that holds a desk's chat threads and audit trail, whichever
+ * engine holds it: the embedded file store (src/core/store/file/, over the thread store of src/core/threads/ and the
+ * audit trail of src/core/audit.ts), or the team store on PostgreSQL (src/core/store/pg/). open.ts opens the one a
+ * selection names (select.ts); test/core/store/contract.test.ts holds both to this contract. Its words are the file
+ * store's (records, threads, messages, read markers, via sent/received) plus what a team needs: operators, owners, a
+ * reply checked against what changed, presence and change events (docs/decisions.md §17).
  *
- * Every call names the profile: one store may hold the threads of several practice systems.
+ * Every call names the profile: one store may hold the threads of several practice systems. Every call's promise
+ * rejects rather than throws.
  */
-import type { OpId } from '../ops.js';
-import type { ChatCommunication, EncounterClose, ReadMarker } from '../schemas/chat.js';
-import type { Notification } from '../schemas/notification.js';
+import type { AuditOutcome, AuditRecord, AuditStart } from '../audit.js';
+import type { AssignReason, MessageBody, RecordBody } from '../threads/records.js';
+import type { HealthCheck } from '../threads/types.js';
+import type { DeskMessage, DeskThread, NotificationEntry } from '../threads/view.js';
 
-export type Via = 'sent' | 'received';
-export type ChatOp = 'C1' | 'C3';
-export type Party = 'portal' | 'practice';
+export type { ChatOp, Party, Via } from '../threads/records.js';
+export type { AuditOutcome, AuditStart, DeskMessage, DeskThread, HealthCheck, NotificationEntry };
 
 /**
- * What is recorded: the file store's record kinds (src/core/threads/records.ts) without its file format's version;
- * `via` is the call's (recordReceived or recordSent). `at` is ISO 8601 UTC: when pdesk sent it (taken before the
- * request) or received it.
+ * What is recorded: the file store's record kinds (src/core/threads/records.ts) without the file format's version;
+ * `via` is the call's (recordReceived or recordSent), and so is the operator. `at` is ISO 8601 UTC: when pdesk
+ * sent it (taken before the request) or received it.
  */
-export type DeskRecord =
-  | { kind: 'message'; op: ChatOp; at: string; thread: string; id: string; resource: ChatCommunication }
-  | { kind: 'read'; op: 'C2'; at: string; id: string; readAt: string; thread?: string; resource: ReadMarker }
-  | { kind: 'close'; op: 'C4'; at: string; thread: string; resource: EncounterClose }
-  | { kind: 'notification'; op: 'C5'; at: string; resource: Notification };
+export type DeskRecord = RecordBody;
+export type DeskMessageRecord = MessageBody;
 
 export interface RecordResult {
   /**
@@ -33,54 +33,8 @@ export interface RecordResult {
   outcome: 'stored' | 'duplicate' | 'closed';
   /** A sent reply (C3) to a thread nobody owned made its operator the owner. */
   assigned?: string;
-}
-
-/** One thread in the list: the file store's ThreadSummary (src/core/threads/view.ts) plus its owner. */
-export interface DeskThread {
-  thread: string;
-  status: 'open' | 'closed';
-  closedAt?: string;
-  messages: number;
-  /** Received messages no read marker names. */
-  unread: number;
-  lastAt?: string;
-  lastText?: string;
-  lastFrom?: Party;
-  /** The operator who owns the thread; absent: unassigned. */
-  owner?: string;
-  assignedAt?: string;
-  /** The position of its newest message (0 when it has none): a reply form holds it as `after`. */
-  lastSeq: number;
-  /** Grows at every change of the thread; `listThreads({changedSince})` and change events carry it. */
-  rev: number;
-}
-
-/** One message: the file store's ThreadMessage (src/core/threads/view.ts) plus its position and operator. */
-export interface DeskMessage {
-  id: string;
-  thread: string;
-  op: ChatOp;
-  via: Via;
-  from: Party;
-  to: Party;
-  at: string;
-  sent?: string;
-  sender: string;
-  senderDisplay?: string;
-  recipient: string;
-  recipientDisplay?: string;
-  subject: string;
-  text: string;
-  topic?: string;
-  attachment?: { contentType: string; title: string };
-  read: boolean;
-  readAt?: string;
-  unread: boolean;
-  resource: ChatCommunication;
-  /** Order of arrival in the store. */
-  seq: number;
-  /** Who sent it (sent messages). */
-  operator?: string;
+  /** A read marker stored: the thread of the message it names, when the store holds that message. */
+  thread?: string;
 }
 
 export type ThreadFilter = 'all' | 'mine' | 'unassigned';
@@ -119,7 +73,7 @@ export interface Assignment {
   owner?: string;
   previous?: string;
   by: string;
-  reason: 'assign' | 'unassign' | 'first-reply';
+  reason: AssignReason;
   at: string;
 }
 
@@ -155,35 +109,9 @@ export type ReplyCheck =
       replying?: { operator: string; since: string };
     };
 
-export interface AuditStart {
-  profile: string;
-  environment?: string;
-  operator: string;
-  op?: OpId;
-  method: string;
-  /** Secrets redacted (the store redacts registered secrets again). */
-  url: string;
-  /** When the request started (ISO 8601). */
-  at: string;
-  bodySha256?: string;
-  /** The body, secrets redacted. */
-  body?: unknown;
-}
-
-export interface AuditOutcome {
-  status?: number;
-  error?: { name: string; message: string; code?: string };
-  ms: number;
-}
-
-export interface DeskAuditRecord extends Omit<AuditStart, 'profile'> {
-  id: number;
-  profile: string;
-  /** `unknown` until the outcome is recorded: written before the request was sent, its outcome never learnt. */
-  outcome: 'unknown' | 'answered' | 'no-answer';
-  status?: number;
-  error?: { name: string; message: string; code?: string };
-  ms?: number;
+/** A write in the store's audit trail, as `pdesk audit` shows it (decisions.md §15), with its key in the store. */
+export interface DeskAuditRecord extends AuditRecord {
+  key: string;
 }
 
 export interface AuditQuery {
@@ -225,6 +153,13 @@ export interface Subscription {
 
 export interface DeskStore {
   readonly engine: 'file' | 'postgres';
+  /** Where a profile's records are, for messages: its thread store's first file, or the database's URL (password hidden). */
+  where(profile: string): string;
+
+  /** Get ready to write the profile's records (open, create, migrate what is missing): call it early to fail early. */
+  prepare(profile: string): Promise<void>;
+  /** Whether the store can take writes now: named checks (`store`; `database` for PostgreSQL), for `GET /healthz`. */
+  health(): Promise<HealthCheck[]>;
 
   /** A push the listener accepted; resolves once durable, before it is acknowledged. */
   recordReceived(profile: string, record: DeskRecord): Promise<RecordResult>;
@@ -235,7 +170,8 @@ export interface DeskStore {
   thread(profile: string, thread: string): Promise<DeskThread | undefined>;
   /** A thread's messages in time order with their read state; undefined for a thread the store does not know. */
   messages(profile: string, thread: string): Promise<DeskMessage[] | undefined>;
-  notifications(profile: string): Promise<Array<{ via: Via; at: string; operator?: string; resource: Notification }>>;
+  /** C5 notifications in store order (one with an id once). */
+  notifications(profile: string): Promise<NotificationEntry[]>;
 
   assign(profile: string, thread: string, r: AssignRequest): Promise<AssignResult>;
   assignments(profile: string, thread: string): Promise<Assignment[]>;
@@ -243,12 +179,22 @@ export interface DeskStore {
   /** Re-read the thread and clear a reply, or say what changed since `after`. */
   beginReply(profile: string, r: ReplyRequest): Promise<ReplyCheck>;
   /** Record the reply the server acknowledged (assigning the thread to its operator if nobody owns it). */
-  completeReply(claim: ReplyClaim, record: Extract<DeskRecord, { kind: 'message' }>): Promise<RecordResult>;
+  completeReply(claim: ReplyClaim, record: DeskMessageRecord): Promise<RecordResult>;
   /** The reply was not sent: release the claim. */
   abandonReply(claim: ReplyClaim): Promise<void>;
 
-  auditBegin(start: AuditStart): Promise<number>;
-  auditComplete(id: number, outcome: AuditOutcome): Promise<void>;
+  /**
+   * Record a write before it is sent (its outcome unknown from then on; a write begun `ahead` counts only once
+   * started); resolves once durable. A key recorded already changes nothing.
+   */
+  auditBegin(start: AuditStart): Promise<void>;
+  /** A write begun ahead (a bulk row) is about to be sent, at `at`: its outcome is unknown until completed. */
+  auditStart(profile: string, key: string, at: string): Promise<void>;
+  /** Record the write's outcome (once: a second call changes nothing); resolves once durable. */
+  auditComplete(profile: string, key: string, outcome: AuditOutcome): Promise<void>;
+  /** The write was not sent after all: it leaves the trail. */
+  auditWithdraw(profile: string, key: string): Promise<void>;
+  /** The profile's trail, oldest first: what `pdesk audit` shows. */
   auditList(profile: string, q?: AuditQuery): Promise<DeskAuditRecord[]>;
 
   heartbeat(profile: string, thread: string, s: PresenceSession): Promise<void>;

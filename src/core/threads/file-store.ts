@@ -20,7 +20,7 @@ import { type FSWatcher, existsSync, mkdirSync, watch as fsWatch } from 'node:fs
 import { type FileHandle, mkdir, open, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { MessageIndex } from './message-index.js';
-import { type StoreRecord, type LoadedMessage, repairRecord, resourceOf } from './records.js';
+import { type AnyRecord, type StoreRecord, type LoadedMessage, repairRecord, resourceOf } from './records.js';
 import {
   type ReadRecord,
   type SegmentSummary,
@@ -161,6 +161,23 @@ export class FileThreadStore implements ThreadStore {
     return this.lookup.isClosed(thread);
   }
 
+  /** A read marker of this message is stored (from the index: one read after its summaries). */
+  async hasRead(id: string): Promise<boolean> {
+    if (this.mode === 'none') await this.loadIndex();
+    return this.lookup.isRead(id);
+  }
+
+  /** A notification of this id is stored (from the index: one read after its summaries). */
+  async hasNotification(id: string): Promise<boolean> {
+    if (this.mode === 'none') await this.loadIndex();
+    return this.lookup.hasNotification(id);
+  }
+
+  /** Read what was appended since the last read (into the index, or the view once loaded). */
+  catchUp(): Promise<void> {
+    return this.mode === 'full' ? this.refresh() : this.loadIndex();
+  }
+
   async refresh(): Promise<void> {
     if (this.mode !== 'full') await this.load();
     else await this.readMore();
@@ -213,7 +230,7 @@ export class FileThreadStore implements ThreadStore {
     if (this.mode === 'none') this.mode = 'full'; // a watcher of a store not read yet: it reads it all, as load()
     const full = this.mode === 'full';
     // Records are collected for watchers only (a first load of a large store has none).
-    const out: StoreRecord[] | undefined = this.events.listenerCount('records') ? [] : undefined;
+    const out: AnyRecord[] | undefined = this.events.listenerCount('records') ? [] : undefined;
     const numbers = [1, ...laterSegments(this.path)];
     const last = numbers[numbers.length - 1]!;
     if (last > 1) this.watchSegments();
@@ -272,16 +289,24 @@ export class FileThreadStore implements ThreadStore {
     for (const w of s.warnings) this.warn(cursor.path, w);
   }
 
-  private apply(r: ReadRecord, out: StoreRecord[] | undefined): void {
+  private apply(r: ReadRecord, out: AnyRecord[] | undefined): void {
     if (this.mode === 'full') this.view.apply(r);
     else this.index.apply(r);
     if (out) {
       if (r.kind === 'message') resourceOf(r as LoadedMessage);
-      out.push(r as StoreRecord);
+      out.push(r as AnyRecord);
     }
   }
 
   watch(fn: (records: StoreRecord[]) => void): () => void {
+    return this.watchAll((records) => {
+      const chat = records.filter((r): r is StoreRecord => r.kind !== 'assign');
+      if (chat.length) fn(chat);
+    });
+  }
+
+  /** `watch`, with the desk's own records (owners) too. */
+  watchAll(fn: (records: AnyRecord[]) => void): () => void {
     this.events.on('records', fn);
     if (!this.closed) {
       const dir = dirname(this.path);
@@ -381,7 +406,7 @@ export class FileThreadStore implements ThreadStore {
     return { n, path, fh };
   }
 
-  append(records: readonly StoreRecord[]): Promise<void> {
+  append(records: readonly AnyRecord[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`The thread store ${this.path} is closed.`));
     if (records.length === 0) return Promise.resolve();
     const data = records.map((r) => `${JSON.stringify(r)}\n`).join('');

@@ -15,15 +15,21 @@
  *
  * and per kind:
  *
- *   message       thread (encounter id), id (Communication id), resource (the chat Communication as sent or
- *                 received). C1 goes portal → practice system, C3 practice system → portal.
+ *   message       thread (encounter id), id (Communication id), operator (who sent it, on a message pdesk sent;
+ *                 absent in stores written before operators were recorded), resource (the chat Communication as
+ *                 sent or received). C1 goes portal → practice system, C3 practice system → portal.
  *   read          id (the Communication marked read), readAt (the marker's valueDateTime, local time without
  *                 offset), thread when known at write time (else resolved from the message when loading),
  *                 resource (the JSON Patch body).
  *   close         thread, resource (the Encounter with status finished).
  *   notification  resource (the C5 Communication); notifications belong to no thread.
+ *   assign        a change of a thread's owner (decisions.md §17): thread, owner (null: unassigned), previous, by
+ *                 (the operator who made it), reason ('assign', 'unassign', 'first-reply'). No op and no via.
  *   repair        written by a writer that found the file not ending in a newline (a torn write after a crash,
  *                 never acknowledged): the torn fragment before it is then skipped without a warning.
+ *
+ * read, close and notification records pdesk sent carry `operator` too. A pdesk older than operators skips an
+ * assign record with a warning and ignores `operator`.
  *
  * A thread is open until a close record names it. A message is unread when it was received and no read
  * marker names its id. Lines that are not valid records are skipped with a warning (a torn last line is
@@ -42,6 +48,8 @@ interface RecordBase {
   v: typeof RECORD_VERSION;
   via: Via;
   at: string;
+  /** Who sent it (records of what pdesk sent): decisions.md §17. */
+  operator?: string;
 }
 
 export interface MessageRecord extends RecordBase {
@@ -74,6 +82,21 @@ export interface NotificationRecord extends RecordBase {
   resource: Notification;
 }
 
+export type AssignReason = 'assign' | 'unassign' | 'first-reply';
+
+/** A change of a thread's owner. */
+export interface AssignRecord {
+  v: typeof RECORD_VERSION;
+  kind: 'assign';
+  at: string;
+  thread: string;
+  /** The new owner; null: nobody. */
+  owner: string | null;
+  previous?: string;
+  by: string;
+  reason: AssignReason;
+}
+
 export interface RepairRecord {
   v: typeof RECORD_VERSION;
   kind: 'repair';
@@ -81,8 +104,15 @@ export interface RepairRecord {
   note: string;
 }
 
-/** Every record a caller appends. */
+/** The chat records: what is sent and received (C1–C5). */
 export type StoreRecord = MessageRecord | ReadRecord | CloseRecord | NotificationRecord;
+/** Every record a caller appends: the chat records and the desk's own (owners). */
+export type AnyRecord = StoreRecord | AssignRecord;
+
+/** A chat record without the file format's version, `via` and `operator`: what the desk store's calls take. */
+type Bare<R> = Omit<R, 'v' | 'via' | 'operator'>;
+export type RecordBody = Bare<MessageRecord> | Bare<ReadRecord> | Bare<CloseRecord> | Bare<NotificationRecord>;
+export type MessageBody = Bare<MessageRecord>;
 
 const now = () => new Date().toISOString();
 const isStr = (v: unknown): v is string => typeof v === 'string';
@@ -92,9 +122,22 @@ export function directionOf(op: ChatOp): { from: Party; to: Party } {
   return op === 'C1' ? { from: 'portal', to: 'practice' } : { from: 'practice', to: 'portal' };
 }
 
-/** A message record; its keys stay in this order (`resource` last): the loader's fast path relies on it. */
-export function messageRecord(op: ChatOp, via: Via, resource: ChatCommunication, at = now()): MessageRecord {
-  return { v: RECORD_VERSION, kind: 'message', op, via, at, thread: threadOf(resource), id: String(resource.id), resource };
+/**
+ * A message record; its keys stay in this order (`operator` just before `resource`, `resource` last): the loader's
+ * fast path relies on it.
+ */
+export function messageRecord(op: ChatOp, via: Via, resource: ChatCommunication, at = now(), operator?: string): MessageRecord {
+  return {
+    v: RECORD_VERSION,
+    kind: 'message',
+    op,
+    via,
+    at,
+    thread: threadOf(resource),
+    id: String(resource.id),
+    ...(operator !== undefined ? { operator } : {}),
+    resource,
+  };
 }
 
 /** The `valueDateTime` of a read marker (the operation whose url ends in ResourceSeenAt, else the first). */
@@ -103,7 +146,16 @@ export function readAtOf(marker: ReadMarker): string {
   return op.value.valueDateTime;
 }
 
-export function readRecord(via: Via, communicationId: string, resource: ReadMarker, thread?: string, at = now()): ReadRecord {
+const by = (operator: string | undefined) => (operator !== undefined ? { operator } : {});
+
+export function readRecord(
+  via: Via,
+  communicationId: string,
+  resource: ReadMarker,
+  thread?: string,
+  at = now(),
+  operator?: string,
+): ReadRecord {
   return {
     v: RECORD_VERSION,
     kind: 'read',
@@ -114,15 +166,56 @@ export function readRecord(via: Via, communicationId: string, resource: ReadMark
     readAt: readAtOf(resource),
     ...(thread !== undefined ? { thread } : {}),
     resource,
+    ...by(operator),
   };
 }
 
-export function closeRecord(via: Via, encounterId: string, resource: EncounterClose, at = now()): CloseRecord {
-  return { v: RECORD_VERSION, kind: 'close', op: 'C4', via, at, thread: encounterId, resource };
+export function closeRecord(via: Via, encounterId: string, resource: EncounterClose, at = now(), operator?: string): CloseRecord {
+  return { v: RECORD_VERSION, kind: 'close', op: 'C4', via, at, thread: encounterId, resource, ...by(operator) };
 }
 
-export function notificationRecord(via: Via, resource: Notification, at = now()): NotificationRecord {
-  return { v: RECORD_VERSION, kind: 'notification', op: 'C5', via, at, resource };
+export function notificationRecord(via: Via, resource: Notification, at = now(), operator?: string): NotificationRecord {
+  return { v: RECORD_VERSION, kind: 'notification', op: 'C5', via, at, resource, ...by(operator) };
+}
+
+export function assignRecord(
+  thread: string,
+  owner: string | null,
+  by: string,
+  reason: AssignReason,
+  previous?: string,
+  at = now(),
+): AssignRecord {
+  return { v: RECORD_VERSION, kind: 'assign', at, thread, owner, ...(previous !== undefined ? { previous } : {}), by, reason };
+}
+
+/**
+ * A record as the thread store keeps it, from its body as the desk store takes it (`via` and `operator` are the
+ * call's); a message's keys in messageRecord's order (the loader's fast path).
+ */
+export function storeRecord(r: RecordBody, via: Via, operator?: string): StoreRecord {
+  const by = operator !== undefined ? { operator } : {};
+  switch (r.kind) {
+    case 'message':
+      return { v: RECORD_VERSION, kind: 'message', op: r.op, via, at: r.at, thread: r.thread, id: r.id, ...by, resource: r.resource };
+    case 'read':
+      return {
+        v: RECORD_VERSION,
+        kind: 'read',
+        op: 'C2',
+        via,
+        at: r.at,
+        id: r.id,
+        readAt: r.readAt,
+        ...(r.thread !== undefined ? { thread: r.thread } : {}),
+        resource: r.resource,
+        ...by,
+      };
+    case 'close':
+      return { v: RECORD_VERSION, kind: 'close', op: 'C4', via, at: r.at, thread: r.thread, resource: r.resource, ...by };
+    case 'notification':
+      return { v: RECORD_VERSION, kind: 'notification', op: 'C5', via, at: r.at, resource: r.resource, ...by };
+  }
 }
 
 export function repairRecord(at = now()): RepairRecord {
@@ -136,6 +229,8 @@ export function repairRecord(at = now()): RepairRecord {
 export interface LoadedMessage extends Omit<MessageRecord, 'resource'> {
   resource?: ChatCommunication;
   raw?: string;
+  /** Its position in the store (the view's count of records when it was applied): the order of arrival. */
+  seq?: number;
 }
 
 /** The Communication of a loaded message, parsed on first use. */
@@ -155,7 +250,7 @@ export function resourceOf(m: LoadedMessage): ChatCommunication {
 
 /** The head of a message line as `messageRecord` writes it (keys in that order, `resource` last). */
 const MESSAGE_HEAD =
-  /\{"v":1,"kind":"message","op":"(C1|C3)","via":"(sent|received)","at":"([^"\\\n]*)","thread":"((?:[^"\\\n]|\\.)*)","id":"((?:[^"\\\n]|\\.)*)","resource":\{/y;
+  /\{"v":1,"kind":"message","op":"(C1|C3)","via":"(sent|received)","at":"([^"\\\n]*)","thread":"((?:[^"\\\n]|\\.)*)","id":"((?:[^"\\\n]|\\.)*)",(?:"operator":"((?:[^"\\\n]|\\.)*)",)?"resource":\{/y;
 
 const unescapeJson = (s: string) => (s.includes('\\') ? (JSON.parse(`"${s}"`) as string) : s);
 
@@ -178,6 +273,7 @@ export function parseMessageAt(text: string, start: number, end: number): Loaded
       at: m[3]!,
       thread: unescapeJson(m[4]!),
       id: unescapeJson(m[5]!),
+      ...(m[6] !== undefined ? { operator: unescapeJson(m[6]) } : {}),
       raw: text.slice(MESSAGE_HEAD.lastIndex - 1, end - 1),
     };
   } catch {
@@ -191,7 +287,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 
  * Structural check of a parsed line (fast: no zod, the store may hold 100,000 records). Returns the record,
  * or a reason it is not one.
  */
-export function asRecord(value: unknown): { record: StoreRecord | RepairRecord } | { problem: string } {
+export function asRecord(value: unknown): { record: AnyRecord | RepairRecord } | { problem: string } {
   if (!isObj(value)) return { problem: 'not a JSON object' };
   if (value.v !== RECORD_VERSION) {
     return typeof value.v === 'number' && value.v > RECORD_VERSION
@@ -225,6 +321,15 @@ export function asRecord(value: unknown): { record: StoreRecord | RepairRecord }
     case 'notification':
       if (value.op === 'C5' && viaOk && isObj(value.resource)) return { record: value as unknown as NotificationRecord };
       return { problem: 'incomplete notification record' };
+    case 'assign':
+      if (
+        isStr(value.thread) &&
+        (value.owner === null || isStr(value.owner)) &&
+        isStr(value.by) &&
+        (value.reason === 'assign' || value.reason === 'unassign' || value.reason === 'first-reply')
+      )
+        return { record: value as unknown as AssignRecord };
+      return { problem: 'incomplete assign record' };
     case 'repair':
       return { record: value as unknown as RepairRecord };
     default:

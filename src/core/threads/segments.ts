@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { type LoadedMessage, type RepairRecord, type StoreRecord, asRecord, parseMessageAt } from './records.js';
+import { type AnyRecord, type LoadedMessage, type RepairRecord, asRecord, parseMessageAt } from './records.js';
 
 /**
  * A segment is sealed (the next one started) once it holds this many bytes, about 6,000 messages: what a
@@ -81,7 +81,7 @@ export class SegmentCursor {
   ) {}
 }
 
-export type ReadRecord = StoreRecord | LoadedMessage;
+export type ReadRecord = AnyRecord | LoadedMessage;
 
 /**
  * A copy of `s` that shares no memory with the string it was cut from. An id matched out of a segment's text is
@@ -156,6 +156,17 @@ export async function readSegment(
     await fh.close();
   }
   return true;
+}
+
+/**
+ * Every record of a store, oldest first, each segment read whole (not its summary): for copying a store elsewhere
+ * (`pdesk store import`). Unparsable lines are warnings, as for any reader.
+ */
+export async function readStore(first: string, onRecord: (r: ReadRecord) => void, warn: (message: string) => void): Promise<void> {
+  for (const n of [1, ...laterSegments(first)]) {
+    const path = segmentPath(first, n);
+    await readSegment(new SegmentCursor(n, path), onRecord, (w) => warn(`thread store ${path}: ${w}`));
+  }
 }
 
 function flushBadLine(cursor: SegmentCursor, warn: (message: string) => void): void {

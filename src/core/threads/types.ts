@@ -13,7 +13,7 @@
  * Every engine keeps the same promises: `append(records)` resolves only once the records are durable (a crash
  * right after loses none of them), and rejects if they may not be; a record is never acknowledged before that.
  */
-import type { StoreRecord } from './records.js';
+import type { AnyRecord, StoreRecord } from './records.js';
 import type { ThreadMessage, ThreadSummary, ThreadView } from './view.js';
 
 /** One named check of `GET /healthz` (and of anything else that asks whether a part works). */
@@ -53,6 +53,8 @@ export interface ThreadStore {
   messages(thread: string): ThreadMessage[] | undefined;
   /** Call `fn` with every batch of new records, this process's and other processes'. Returns an unsubscribe. */
   watch(fn: (records: StoreRecord[]) => void): () => void;
+  /** `watch`, with the desk's own records (owners) too. */
+  watchAll(fn: (records: AnyRecord[]) => void): () => void;
 
   /** Read the receiver's index (quick, whatever the history's size); appends and `watch()` keep it current. */
   loadIndex(): Promise<void>;
@@ -62,11 +64,17 @@ export interface ThreadStore {
   threadOfMessage(id: string): Promise<string | undefined>;
   /** A close of this thread is stored. */
   isClosed(thread: string): Promise<boolean>;
+  /** A read marker of this message is stored (the index knows those read after its summaries). */
+  hasRead(id: string): Promise<boolean>;
+  /** A notification of this id is stored (the index knows those read after its summaries). */
+  hasNotification(id: string): Promise<boolean>;
+  /** Read what was appended since the last read: into the view once loaded, else into the index. */
+  catchUp(): Promise<void>;
 
   /** Get ready to write (create what is missing, open it): call it early to fail early. */
   prepare(): Promise<void>;
   /** Append records durably: resolves once they are durable, rejects if they may not be. */
-  append(records: readonly StoreRecord[]): Promise<void>;
+  append(records: readonly AnyRecord[]): Promise<void>;
   /**
    * Make everything already stored durable, whoever wrote it: before an answer that relies on a record the
    * store shows but whose own writer may not have finished making it durable (a duplicate message, a thread

@@ -3,7 +3,7 @@
  * the error of no answer, or `outcome unknown` for a write recorded before it left with nothing after (the process
  * ended first).
  */
-import { type AuditRecord, auditPath, readAudit } from '../../../core/audit.js';
+import type { AuditRecord } from '../../../core/audit.js';
 import { localTimeText, parseWhen } from '../../../core/dates.js';
 import { UsageError } from '../../../core/errors.js';
 import { OP_IDS } from '../../../core/ops.js';
@@ -26,12 +26,11 @@ export async function run(ctx: Context, opts: AuditOptions): Promise<void> {
     since = parseWhen(opts.since, 'since', ctx.now()).getTime();
   }
   const profile = await ctx.profile();
-  const path = auditPath(await ctx.configDir(), profile.name);
-  const { records, warnings } = readAudit(path);
-  for (const w of warnings) ctx.err(`pdesk: warning: ${w}`);
-  const rows = records.filter(
-    (r) => (since === undefined || Date.parse(r.at) >= since) && (!ops.length || (r.op !== undefined && ops.includes(r.op))),
-  );
+  // The trail of the desk's store: the config folder's file (a torn line is a warning), or the team store.
+  const store = await ctx.deskStore();
+  const rows: AuditRecord[] = (
+    await store.auditList(profile.name, { ...(since !== undefined ? { since: new Date(since) } : {}), ops })
+  ).map(({ key: _, ...r }) => r);
   ctx.emitList<AuditRecord>(rows, [
     { header: 'TIME', value: (r) => localTimeText(r.at, 'yyyy-MM-dd HH:mm:ss') },
     { header: 'USER', value: (r) => r.user },

@@ -12,7 +12,9 @@ import { verb } from '../../verb.js';
 
 export function listenCommand(): Command {
   return new Command('listen')
-    .description("receive pushes (C1, C2 at /practice; C3, C4, C5 at /portal) into the profile's thread store until SIGTERM or Ctrl-C")
+    .description(
+      "receive pushes (C1, C2 at /practice; C3, C4, C5 at /portal) into the profile's thread store, or the team store, until SIGTERM or Ctrl-C",
+    )
     .option('--port <n>', 'port to listen on (0 = any free port)', '4020')
     .option('--host <host>', 'address to listen on; beyond loopback it needs --token-env (or --insecure)', '127.0.0.1')
     .option('--token-env <NAME>', 'require Authorization: Bearer <the value of environment variable NAME>')

@@ -1,9 +1,12 @@
-/** `pdesk listen`: the push receiver (src/listen) on this machine's port, its records into the thread store. */
+/**
+ * `pdesk listen`: the push receiver (src/listen) on this machine's port, its records into the desk store (the
+ * profile's thread store, or the team store on PostgreSQL when one is configured: decisions.md §17).
+ */
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { ConfigError, UsageError } from '../../../core/errors.js';
 import { registerSecret } from '../../../core/redact.js';
-import { describeRecord, openThreadStore } from '../../../core/threads/index.js';
+import { describeRecord } from '../../../core/threads/index.js';
 import { type Receiver, startReceiver } from '../../../listen/receiver.js';
 import type { Context } from '../../context.js';
 import { positiveInt } from '../../options.js';
@@ -74,13 +77,15 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<void> {
   }
   const format = ctx.format;
   const profile = await ctx.profile();
-  const store = openThreadStore(await ctx.configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
+  // The store every command of this desk uses: the team store when one is configured, else the local files.
+  const store = await ctx.deskStore();
   try {
-    await store.prepare();
+    await store.prepare(profile.name);
   } catch (e) {
     await store.close();
+    if (store.engine !== 'file') throw e; // the team store's own error names it (password hidden)
     throw new ConfigError(
-      `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      `The thread store ${store.where(profile.name)} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
     );
   }
   let receiver: Receiver;
@@ -89,6 +94,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<void> {
       port,
       host: opts.host,
       store,
+      profile: profile.name,
       token,
       tls,
       limits: { maxConnections },
@@ -120,7 +126,7 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<void> {
       ctx.err(`Stopping: waiting up to ${graceSeconds} s for ${inProgress} request${inProgress === 1 ? '' : 's'} in progress.`);
     const hard = setTimeout(
       () => {
-        ctx.err('pdesk listen: the thread store did not close in time; exiting anyway (nothing unwritten was acknowledged).');
+        ctx.err('pdesk listen: the store did not close in time; exiting anyway (nothing unwritten was acknowledged).');
         ctx.io.exitNow(1);
       },
       graceSeconds * 1000 + 5000,
@@ -144,13 +150,22 @@ export async function run(ctx: Context, opts: ListenOptions): Promise<void> {
   ctx.io.onSignal('SIGINT', stop);
   ctx.io.onSignal('SIGTERM', stop);
 
-  const info = { listening: receiver.url, practice: `${receiver.url}/practice`, portal: `${receiver.url}/portal`, store: store.path };
+  const where = store.where(profile.name);
+  const info = {
+    listening: receiver.url,
+    practice: `${receiver.url}/practice`,
+    portal: `${receiver.url}/portal`,
+    engine: store.engine,
+    store: where,
+  };
   if (format === 'table') {
     ctx.out(`Listening on ${receiver.url} (practice: ${info.practice}, portal: ${info.portal})`);
-    ctx.err(`Thread store: ${store.path}${token ? '; bearer token required' : ''}. Press Ctrl-C to stop.`);
+    ctx.err(
+      `${store.engine === 'file' ? 'Thread store' : 'Team store'}: ${where}${token ? '; bearer token required' : ''}. Press Ctrl-C to stop.`,
+    );
   } else ctx.out(safeJson(info)); // the first line, where it listens: --query is for the records after it
   if (!isLoopback(opts.host)) {
-    if (!token) ctx.err(`pdesk: warning: --insecure: anyone who can reach ${receiver.url} can push into the thread store.`);
+    if (!token) ctx.err(`pdesk: warning: --insecure: anyone who can reach ${receiver.url} can push into the store.`);
     else if (!tls) ctx.err('pdesk: warning: without --tls-cert the bearer token and every message cross the network unencrypted.');
   }
   ctx.keepAlive = true;

@@ -1,5 +1,5 @@
 /**
- * `pdesk store status | migrate`: the desk's store (docs/decisions.md §17): the embedded file store in the config
+ * `pdesk store status | migrate | import`: the desk's store (docs/decisions.md §17): the embedded file store in the config
  * folder, or the team store on PostgreSQL that `PDESK_STORE_URL` (or the variable `storeUrlEnv` in config.json
  * names) selects. `status` says which, where (the URL with its password hidden), whether it is reachable, its schema
  * version and what is pending, and who the operator is; it exits 5 when the database cannot be reached, 3 when it
@@ -16,6 +16,7 @@ export function storeCommand(): Command {
     'the desk store: local files, or the team store on PostgreSQL (PDESK_STORE_URL)',
     'pdesk store status',
     'pdesk store migrate --dry-run',
+    'pdesk store import --dry-run',
   );
   subcommand(
     cmd,
@@ -35,5 +36,14 @@ export function storeCommand(): Command {
       )}`,
     )
     .action(verb(() => import('./migrate.js')));
+  subcommand(
+    cmd,
+    'import',
+    "copy the profile's local store (threads, messages, read markers, owners, notifications, audit trail) into the team store; a second run adds nothing",
+    'pdesk store import --dry-run',
+    'pdesk store import --all-profiles --json',
+  )
+    .option('--all-profiles', 'every profile with a local store in the config folder')
+    .action(verb(() => import('./import.js')));
   return cmd;
 }

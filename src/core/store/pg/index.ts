@@ -13,7 +13,8 @@ import { type ConnectOptions, connect, storeError } from './connect.js';
 import { type SchemaState, migrate, schemaState } from './migrate.js';
 import { LATEST_VERSION, type Migration } from './migrations.js';
 
-export { openPgStore, PgDeskStore, PRESENCE_HEARTBEAT_MS, PRESENCE_TTL_MS, REPLY_HOLD_MS } from './store.js';
+export { openPgStore, PgDeskStore } from './store.js';
+export { PRESENCE_HEARTBEAT_MS, PRESENCE_TTL_MS, REPLY_HOLD_MS } from '../timing.js';
 export { LATEST_VERSION, MIGRATIONS } from './migrations.js';
 export { StoreError } from './connect.js';
 

@@ -22,6 +22,11 @@
  *                    completed with the status or the error once there is one; a row still `unknown` is a request
  *                    whose outcome nobody learnt (a crash, a lost connection).
  * - presence         who has which thread open, per TUI session, with the time of its last heartbeat.
+ *
+ * Version 2 gives audit records the key the desk that began them gave them (the same as in a file trail they are
+ * imported from), the id a create's answer named, and the state `ahead` (a bulk row's record written before its
+ * turn, which counts only once started); and import keys to what has no id of its own (notifications without one,
+ * changes of owner), so `pdesk store import` copies each once.
  */
 export interface Migration {
   version: number;
@@ -176,6 +181,22 @@ create function pdesk.refresh_thread(p_profile text, p_thread text) returns bigi
   where t.profile = p_profile and t.thread = p_thread
   returning t.rev
 $fn$;
+`,
+  },
+  {
+    version: 2,
+    name: 'audit keys and created ids, bulk rows written ahead; import keys for notifications and owners',
+    sql: `
+alter table pdesk.audit add column key text, add column created text;
+create unique index audit_by_key on pdesk.audit (profile, key) where key is not null;
+alter table pdesk.audit drop constraint audit_outcome_check;
+alter table pdesk.audit add constraint audit_outcome_check check (outcome in ('ahead', 'unknown', 'answered', 'no-answer'));
+
+alter table pdesk.notifications add column import_key text;
+create unique index notifications_imported on pdesk.notifications (profile, import_key) where import_key is not null;
+
+alter table pdesk.assignments add column import_key text;
+create unique index assignments_imported on pdesk.assignments (profile, import_key) where import_key is not null;
 `,
   },
 ];

@@ -14,10 +14,11 @@
  * request is sent between the two, outside any transaction: a push to the thread is never held up by a reply.
  */
 import { randomUUID } from 'node:crypto';
-import { ExitCode, FieldError } from '../../errors.js';
+import { ExitCode, FieldError, PdeskError } from '../../errors.js';
 import { redact } from '../../redact.js';
-import { deskMessage, messageText } from '../message.js';
+import { messageOf, notificationOf, textOf } from '../../threads/view.js';
 import { redactStoreUrl } from '../select.js';
+import { PRESENCE_FORGET_MS, PRESENCE_TTL_MS, REPLY_HOLD_MS } from '../timing.js';
 import type {
   AssignRequest,
   AssignResult,
@@ -28,9 +29,12 @@ import type {
   DeskAuditRecord,
   DeskEvent,
   DeskMessage,
+  DeskMessageRecord,
   DeskRecord,
   DeskStore,
   DeskThread,
+  HealthCheck,
+  NotificationEntry,
   PresenceSession,
   RecordResult,
   ReplyCheck,
@@ -46,14 +50,10 @@ import { type ConnectOptions, type Sql, StoreError, type Tx, connect, storeError
 import { checkUsable, migrate, schemaState } from './migrate.js';
 import { notify, subscribe } from './notify.js';
 
-/** A heartbeat older than this no longer counts as having the thread open. */
-export const PRESENCE_TTL_MS = 10_000;
-/** How often an open thread's heartbeat is sent (a third of the TTL: one lost heartbeat is not an absence). */
-export const PRESENCE_HEARTBEAT_MS = 3_000;
-/** How long a reply claim holds off other operators by default (longer than any request's deadline). */
-export const REPLY_HOLD_MS = 120_000;
+/** How long `health()` waits for the database's answer. */
+export const HEALTH_TIMEOUT_MS = 2_000;
 
-type MessageRecord = Extract<DeskRecord, { kind: 'message' }>;
+type MessageRecord = DeskMessageRecord;
 
 /**
  * The longest id (Communication, encounter) the store takes: PostgreSQL's indexes take keys of ~2,700 bytes at most,
@@ -112,18 +112,11 @@ interface MessageRow {
   read_at: string | null;
 }
 
-const toMessage = (r: MessageRow): DeskMessage =>
-  deskMessage({
-    id: r.id,
-    thread: r.thread,
-    op: r.op,
-    via: r.via,
-    at: r.at.toISOString(),
-    seq: Number(r.seq),
-    ...(r.operator !== null ? { operator: r.operator } : {}),
-    ...(r.read_at !== null ? { readAt: r.read_at } : {}),
-    resource: r.resource,
-  });
+const toMessage = (r: MessageRow): DeskMessage => ({
+  ...messageOf({ ...r, at: r.at.toISOString() }, r.resource, r.read_at ?? undefined),
+  seq: Number(r.seq),
+  ...(r.operator !== null ? { operator: r.operator } : {}),
+});
 
 export interface OpenOptions extends ConnectOptions {
   /** Apply pending migrations on first use (default true); false: a schema that is behind is an error. */
@@ -142,6 +135,40 @@ export class PgDeskStore implements DeskStore {
     private readonly url: string,
     private readonly o: OpenOptions = {},
   ) {}
+
+  where(_profile: string): string {
+    return redactStoreUrl(this.url);
+  }
+
+  prepare(_profile: string): Promise<void> {
+    return this.open();
+  }
+
+  /**
+   * `database`: a round trip to the server within HEALTH_TIMEOUT_MS (a pool whose connections are all busy waits
+   * for one: a database too slow to answer in time is not taking pushes either).
+   */
+  async health(): Promise<HealthCheck[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS / 1000} s`)), HEALTH_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.open().then(() => this.sql`select 1`), late]);
+      return [{ name: 'database', ok: true, detail: 'reachable' }];
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      const why =
+        e instanceof PdeskError && (e.cause as { code?: unknown } | undefined)?.code
+          ? String((e.cause as { code: unknown }).code)
+          : typeof code === 'string'
+            ? code
+            : (e as Error).message;
+      return [{ name: 'database', ok: false, detail: `the database cannot be reached (${why})` }];
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   /** Connect, check the schema and apply what is pending (once; every operation waits for it). */
   open(): Promise<void> {
@@ -173,8 +200,13 @@ export class PgDeskStore implements DeskStore {
     }
   }
 
-  private tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  /** Run `fn` in one transaction once the store is open; a driver error becomes a StoreError naming the store. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.run(() => this.sql.begin(fn) as Promise<T>);
+  }
+
+  private tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.transaction(fn);
   }
 
   // ---------------------------------------------------------------- recording
@@ -242,7 +274,7 @@ export class PgDeskStore implements DeskStore {
     }
     const inserted = await tx`
       insert into pdesk.messages (profile, id, thread, op, via, at, operator, text, resource)
-      values (${profile}, ${r.id}, ${r.thread}, ${r.op}, ${via}, ${r.at}::timestamptz, ${operator ?? null}, ${noNul(messageText(r.resource))},
+      values (${profile}, ${r.id}, ${r.thread}, ${r.op}, ${via}, ${r.at}::timestamptz, ${operator ?? null}, ${noNul(textOf(r.resource))},
               ${tx.json(r.resource as never)})
       on conflict (profile, id) do nothing returning seq`;
     if (claimToken !== undefined)
@@ -289,7 +321,7 @@ export class PgDeskStore implements DeskStore {
         await notify(tx, { kind: 'read', profile, thread, rev, id: r.id });
       }
     }
-    return { outcome: 'stored' } satisfies RecordResult;
+    return { outcome: 'stored', ...(thread !== undefined ? { thread } : {}) } satisfies RecordResult;
   }
 
   private async insertClose(tx: Tx, profile: string, r: Extract<DeskRecord, { kind: 'close' }>, via: Via, operator?: string) {
@@ -362,16 +394,18 @@ export class PgDeskStore implements DeskStore {
     });
   }
 
-  notifications(profile: string) {
+  notifications(profile: string): Promise<NotificationEntry[]> {
     return this.run(async () => {
-      const rows = await this.sql<Array<{ via: Via; at: Date; operator: string | null; resource: never }>>`
+      const rows = await this.sql<Array<{ via: Via; at: Date; operator: string | null; resource: NotificationEntry['resource'] }>>`
         select via, at, operator, resource from pdesk.notifications where profile = ${profile} order by seq`;
-      return rows.map((r) => ({
-        via: r.via,
-        at: r.at.toISOString(),
-        ...(r.operator ? { operator: r.operator } : {}),
-        resource: r.resource,
-      }));
+      return rows.map((r) =>
+        notificationOf({
+          via: r.via,
+          at: r.at.toISOString(),
+          resource: r.resource,
+          ...(r.operator !== null ? { operator: r.operator } : {}),
+        }),
+      );
     });
   }
 
@@ -477,23 +511,37 @@ export class PgDeskStore implements DeskStore {
 
   // ---------------------------------------------------------------- audit
 
-  auditBegin(a: AuditStart): Promise<number> {
+  auditBegin(a: AuditStart): Promise<void> {
     return this.run(async () => {
-      const [row] = await this.sql<[{ id: string }]>`
-        insert into pdesk.audit (profile, environment, operator, at, op, method, url, body_sha256, body)
-        values (${a.profile}, ${a.environment ?? null}, ${a.operator}, ${a.at}::timestamptz, ${a.op ?? null}, ${a.method},
-                ${redact(a.url)}, ${a.bodySha256 ?? null}, ${a.body === undefined ? null : this.sql.json(a.body as never)})
-        returning id::text`;
-      return Number(row.id);
+      await this.sql`
+        insert into pdesk.audit (profile, key, environment, operator, at, op, method, url, body_sha256, body, outcome)
+        values (${a.profile}, ${a.key}, ${a.environment ?? null}, ${a.operator}, ${a.at}::timestamptz, ${a.op ?? null}, ${a.method},
+                ${redact(a.url)}, ${a.bodySha256 ?? null}, ${a.body === undefined ? null : this.sql.json(a.body as never)},
+                ${a.ahead ? 'ahead' : 'unknown'})
+        on conflict (profile, key) where key is not null do nothing`;
     });
   }
 
-  auditComplete(id: number, o: AuditOutcome): Promise<void> {
+  auditStart(profile: string, key: string, at: string): Promise<void> {
+    return this.run(async () => {
+      await this.sql`update pdesk.audit set outcome = 'unknown', at = ${at}::timestamptz
+        where profile = ${profile} and key = ${key} and outcome = 'ahead'`;
+    });
+  }
+
+  auditComplete(profile: string, key: string, o: AuditOutcome): Promise<void> {
     return this.run(async () => {
       const error = o.error ? { ...o.error, message: redact(o.error.message) } : null;
       await this.sql`update pdesk.audit set outcome = ${o.status !== undefined ? 'answered' : 'no-answer'},
-          status = ${o.status ?? null}, error = ${error === null ? null : this.sql.json(error)}, ms = ${o.ms}, completed_at = now()
-        where id = ${id}::bigint and outcome = 'unknown'`;
+          status = ${o.status ?? null}, created = ${o.created ?? null}, error = ${error === null ? null : this.sql.json(error)},
+          ms = ${o.ms}, completed_at = now()
+        where profile = ${profile} and key = ${key} and outcome in ('ahead', 'unknown')`;
+    });
+  }
+
+  auditWithdraw(profile: string, key: string): Promise<void> {
+    return this.run(async () => {
+      await this.sql`delete from pdesk.audit where profile = ${profile} and key = ${key} and outcome in ('ahead', 'unknown')`;
     });
   }
 
@@ -502,7 +550,7 @@ export class PgDeskStore implements DeskStore {
       const s = this.sql;
       const rows = await s<
         Array<{
-          id: string;
+          key: string;
           profile: string;
           environment: string | null;
           operator: string;
@@ -510,33 +558,37 @@ export class PgDeskStore implements DeskStore {
           op: string | null;
           method: string;
           url: string;
-          outcome: DeskAuditRecord['outcome'];
+          outcome: 'unknown' | 'answered' | 'no-answer';
           status: number | null;
+          created: string | null;
           error: DeskAuditRecord['error'] | null;
           ms: number | null;
           body_sha256: string | null;
           body: unknown;
         }>
-      >`select id::text, profile, environment, operator, at, op, method, url, outcome, status, error, ms, body_sha256, body
-        from pdesk.audit where profile = ${profile}
+      >`select coalesce(key, id::text) as key, profile, environment, operator, at, op, method, url, outcome, status, created, error, ms,
+               body_sha256, body
+        from pdesk.audit where profile = ${profile} and outcome <> 'ahead'
           ${q.since ? s`and at >= ${q.since.toISOString()}::timestamptz` : s``}
           ${q.ops?.length ? s`and op in ${s(q.ops)}` : s``}
         order by at, id`;
+      // In the order and shape of the file trail's records (AuditRecord), with the key.
       return rows.map((r) => ({
-        id: Number(r.id),
+        at: r.at.toISOString(),
+        user: r.operator,
         profile: r.profile,
         ...(r.environment !== null ? { environment: r.environment } : {}),
-        operator: r.operator,
-        at: r.at.toISOString(),
         ...(r.op !== null ? { op: r.op as DeskAuditRecord['op'] } : {}),
         method: r.method,
         url: r.url,
-        outcome: r.outcome,
         ...(r.status !== null ? { status: r.status } : {}),
+        ...(r.created !== null ? { id: r.created } : {}),
         ...(r.error !== null ? { error: r.error } : {}),
+        ...(r.outcome === 'unknown' ? { outcome: 'unknown' as const } : {}),
         ...(r.ms !== null ? { ms: r.ms } : {}),
         ...(r.body_sha256 !== null ? { bodySha256: r.body_sha256 } : {}),
         ...(r.body !== null ? { body: r.body } : {}),
+        key: r.key,
       }));
     });
   }
@@ -552,7 +604,7 @@ export class PgDeskStore implements DeskStore {
         returning (xmax = 0) as fresh`;
       if (row.fresh) {
         await notify(tx, { kind: 'presence', profile, thread });
-        await tx`delete from pdesk.presence where seen_at < now() - interval '1 hour'`;
+        await tx`delete from pdesk.presence where seen_at < now() - ${PRESENCE_FORGET_MS / 1000} * interval '1 second'`;
       }
     });
   }
@@ -583,8 +635,11 @@ export class PgDeskStore implements DeskStore {
     return this.run(() => subscribe(this.sql, profile, onEvent, o));
   }
 
-  async close(): Promise<void> {
-    await this.sql.end({ timeout: 5 });
+  private ended?: Promise<void>;
+
+  close(): Promise<void> {
+    this.ended ??= this.sql.end({ timeout: 5 });
+    return this.ended;
   }
 }
 

@@ -129,14 +129,17 @@ describe.skipIf(!pgInstalled)('change events between desks', () => {
     await writer.recordReceived('n5', msg('p1', 'enc-p'));
     await c.start();
     const sub = subs.at(-1)!;
+    // p1's own event may still reach the new subscription on a busy machine (its connection listened already for an
+    // earlier one): what is asserted here is what the poll says.
+    const resyncs = () => c.events.filter((e) => e.kind === 'resync');
     await sub.poll();
-    expect(c.events).toEqual([]);
+    expect(resyncs()).toEqual([]);
     // A change committed without its NOTIFY (as if the event was lost on the way).
     await writer.sql`update pdesk.threads set rev = nextval('pdesk.rev') where profile = 'n5'`;
     await sub.poll();
-    expect(c.events).toEqual([{ kind: 'resync', why: 'poll' }]);
+    expect(resyncs()).toEqual([{ kind: 'resync', why: 'poll' }]);
     await sub.poll();
-    expect(c.events).toHaveLength(1);
+    expect(resyncs()).toHaveLength(1);
   });
 
   it('polls no more often than once a minute, whatever it is asked', async () => {
