@@ -1,7 +1,7 @@
 /**
  * Issue 37's "Done when", on the Chat screen: two operators' TUIs (alice and bob, each against a sandbox of their
  * own) and a script on one inbox — the team store on a real PostgreSQL, and the file store as two desks on one
- * config folder — with two push receivers (as two `pdesk listen`) writing into it. A push to either receiver shows on
+ * config folder — with two push receivers (as `tui --listen` starts them) writing into it. A push to either receiver shows on
  * both TUIs without a key press; alice takes a thread (`a`) and bob sees her name on it live; bob's reply to it asks
  * first; alice's reply racing a new message is held, the new message is shown, and she confirms again; who else has
  * the thread open shows on both sides; the script's `pdesk chat` commands see and change the same inbox. And a desk
@@ -16,8 +16,8 @@ import { PdeskClient } from '../../../../src/core/client.js';
 import { openFileStore } from '../../../../src/core/store/file/index.js';
 import { openPgStore } from '../../../../src/core/store/pg/index.js';
 import type { DeskStore } from '../../../../src/core/store/types.js';
-import { type Receiver, startReceiver } from '../../../../src/listen/receiver.js';
 import { Profile } from '../../../../src/profiles/schema.js';
+import { startListening } from '../../../../src/tui/main.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { msg } from '../../../helpers/desk.js';
 import { clusterForFile, pgInstalled } from '../../../helpers/pg.js';
@@ -30,7 +30,7 @@ interface Team {
   alice: Desk;
   bob: Desk;
   /** Two receivers on the same inbox, and a client pushing to each as the portal would. */
-  receivers: Receiver[];
+  receivers: Array<{ url: string; close(): Promise<void> | void }>;
   pushers: PdeskClient[];
   /** What a script (`pdesk chat …`) runs with. */
   script: { configDir: string; env: Record<string, string> };
@@ -56,9 +56,8 @@ async function team(
   scriptDir: string,
   env: Record<string, string>,
 ) {
-  const receivers = await Promise.all(
-    listening.map((store) => startReceiver({ port: 0, store, profile: 'sandbox', log: () => undefined })),
-  );
+  // As `tui --listen` starts its receiver (src/tui/main.tsx), on the desk's store.
+  const receivers = await Promise.all(listening.map((store) => startListening(store, 'sandbox', 0)));
   const pushers = receivers.map((r) => new PdeskClient(Profile.parse(sandboxProfile(r.url, { name: 'pusher' }))));
   const desk = (i: 0 | 1, operator: string) =>
     openDesk({
