@@ -45,4 +45,3 @@ export async function loadHarness(dir, contents, name) {
   });
   return import(pathToFileURL(outfile).href);
 }
-

@@ -80,7 +80,13 @@ function listen(config, env = {}) {
       const nl = out.indexOf('\n');
       if (nl < 0) return;
       url = JSON.parse(out.slice(0, nl)).listening;
-      resolve({ url, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM')))) });
+      const stop = () =>
+        new Promise((r) => {
+          if (child.exitCode !== null) return r();
+          child.once('exit', r);
+          child.kill('SIGTERM');
+        });
+      resolve({ url, stop });
     });
     child.on('exit', (code) => {
       if (!url) reject(new Error(`pdesk listen exited ${code} before its URL: ${err}`));
