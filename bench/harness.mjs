@@ -45,3 +45,18 @@ export async function loadHarness(dir, contents, name) {
   });
   return import(pathToFileURL(outfile).href);
 }
+
+const nextTurn = () => new Promise((r) => setImmediate(r));
+
+/** Each key written to an ink-testing-library render, timed until the next frame is drawn (ms each). */
+export async function keyTimes(ui, keys) {
+  const times = [];
+  for (const k of keys) {
+    const before = ui.frames.length;
+    const s = performance.now();
+    ui.stdin.write(k);
+    while (ui.frames.length === before) await nextTurn();
+    times.push(performance.now() - s);
+  }
+  return times;
+}

@@ -16,7 +16,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadHarness } from './harness.mjs';
+import { keyTimes, loadHarness } from './harness.mjs';
 import { budget, median, percentile, runsArg, timeProcess } from './lib.mjs';
 
 const bin = fileURLToPath(new URL('../bin/pdesk.js', import.meta.url));
@@ -24,6 +24,7 @@ const PUSHES = Number(process.env.BENCH_TEAM_PUSHES ?? 4000);
 const SENDERS = 16;
 const LATENCY_PUSHES = runsArg(60);
 const THREADS = 10_000;
+/** The sandbox's namespaces, which the tests' messages (test/helpers/chat.ts) are written in. */
 const NS = { portal: 'portal.example', practice: 'practice.example' };
 const PROFILE = 'bench';
 
@@ -35,7 +36,8 @@ const HARNESS = `
   import { openPgStore } from './src/core/store/pg/index.js';
   import { openFileStore } from './src/core/store/file/index.js';
   import { pgInstalled, pgMissingReason, startCluster } from './test/helpers/pg-cluster.js';
-  export { React, render, Root, Profile, openPgStore, openFileStore, pgInstalled, pgMissingReason, startCluster };
+  import { chatMessage } from './test/helpers/chat.js';
+  export { React, render, Root, Profile, openPgStore, openFileStore, pgInstalled, pgMissingReason, startCluster, chatMessage };
 `;
 
 const dir = mkdtempSync(join(tmpdir(), 'pdesk-bench-team-'));
@@ -94,21 +96,8 @@ function listen(config, env = {}) {
   });
 }
 
-/** A patient's chat message (C1) as the portal pushes it. */
-function message(id, thread, text) {
-  return JSON.stringify({
-    resourceType: 'Communication',
-    id,
-    identifier: [{ system: `${NS.portal}.communication-id`, value: id }],
-    status: 'completed',
-    payload: [{ contentString: text }],
-    encounter: { identifier: [{ system: `${NS.practice}.encounter-id`, value: thread }] },
-    recipient: [{ reference: 'PractitionerRole/1001' }],
-    sender: [{ reference: 'Patient/pat-1' }],
-    subject: [{ reference: 'Patient/pat-1' }],
-    category: [{ coding: [{ system: `${NS.portal}.communication-type`, code: 'chat' }] }],
-  });
-}
+/** A patient's chat message (C1) as the portal pushes it (the tests' own, in the profile's namespaces). */
+const message = (id, thread, text) => JSON.stringify(h.chatMessage(id, thread, text, 'Patient/pat-1', 'PractitionerRole/1001'));
 
 const agent = new Agent({ keepAlive: true, maxSockets: SENDERS });
 
@@ -160,7 +149,6 @@ async function twoListeners(name, env) {
   }
 }
 
-const nextTurn = () => new Promise((r) => setImmediate(r));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The Chat screen of operator bob on `store`, 120x30. */
@@ -255,14 +243,7 @@ async function bigList(store, config) {
   for (let i = 0; i < 60; i++) keys.push('j');
   for (let i = 0; i < 60; i++) keys.push('\u001B[5~'); // PageUp
   keys.push('G', 'g');
-  const times = [];
-  for (const k of keys) {
-    const before = ui.frames.length;
-    const s = performance.now();
-    ui.stdin.write(k);
-    while (ui.frames.length === before) await nextTurn();
-    times.push(performance.now() - s);
-  }
+  const times = await keyTimes(ui, keys);
   const sane = / · 1\/10000/.test(ui.lastFrame());
   ui.unmount();
   return { first, whole, times, sane };

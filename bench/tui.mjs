@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadHarness } from './harness.mjs';
+import { keyTimes, loadHarness } from './harness.mjs';
 import { budget, median, percentile, runsArg, timeProcess } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -123,14 +123,7 @@ async function keyLatency(h) {
   for (let i = 0; i < 60; i++) keys.push('\u001B[B'); // Down
   for (let i = 0; i < 60; i++) keys.push('\u001B[5~'); // PageUp
   keys.push('\u001B[F', '\u001B[H'); // End, Home
-  const times = [];
-  for (const k of keys) {
-    const before = ui.frames.length;
-    const s = performance.now();
-    ui.stdin.write(k);
-    while (ui.frames.length === before) await nextTurn();
-    times.push(performance.now() - s);
-  }
+  const times = await keyTimes(ui, keys);
   const last = ui.lastFrame();
   ui.unmount();
   return { firstRender, times, sane: /1\/10000/.test(last) };
