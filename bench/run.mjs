@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const benches = ['startup.mjs', 'notifications.mjs', 'tui.mjs', 'check.mjs', 'listen.mjs'];
+const benches = ['startup.mjs', 'notifications.mjs', 'tui.mjs', 'check.mjs', 'listen.mjs', 'team.mjs'];
 const results = [];
 let failed = false;
 for (const b of benches) {

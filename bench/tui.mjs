@@ -10,9 +10,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { inkText } from '../scripts/build-patches.mjs';
+import { fileURLToPath } from 'node:url';
+import { keyTimes, loadHarness } from './harness.mjs';
 import { budget, median, percentile, runsArg, timeProcess } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -94,43 +93,6 @@ const SYSTEMS_HARNESS = `
         export { React, render, Root, Profile };
       `;
 
-/** Bundle a small in-process harness (the real SlotList under the real key router, or the whole Root) and load it. */
-async function loadHarness(dir, contents = SLOTS_HARNESS, name = 'tui-keys-harness') {
-  const outfile = join(dir, `${name}.mjs`);
-  await build({
-    stdin: {
-      contents,
-      resolveDir: root,
-      loader: 'tsx',
-      sourcefile: `${name}.tsx`,
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile,
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    // Ink imports the devtools only in development; stub it so the one-file harness has no dangling import.
-    // Ink's text libraries get the patches dist/ gets (scripts/build-patches.mjs), so keys are timed as shipped.
-    plugins: [
-      inkText,
-      {
-        name: 'stub-devtools',
-        setup(b) {
-          b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
-          b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
-            contents: 'export default { initialize() {}, connectToDevTools() {} };',
-          }));
-        },
-      },
-    ],
-    banner: { js: "import{createRequire as __cr}from'module';const require=__cr(import.meta.url);" },
-    logLevel: 'warning',
-  });
-  return import(pathToFileURL(outfile).href);
-}
-
 function manySlots(n) {
   const out = [];
   const day0 = Date.UTC(2026, 0, 1);
@@ -161,14 +123,7 @@ async function keyLatency(h) {
   for (let i = 0; i < 60; i++) keys.push('\u001B[B'); // Down
   for (let i = 0; i < 60; i++) keys.push('\u001B[5~'); // PageUp
   keys.push('\u001B[F', '\u001B[H'); // End, Home
-  const times = [];
-  for (const k of keys) {
-    const before = ui.frames.length;
-    const s = performance.now();
-    ui.stdin.write(k);
-    while (ui.frames.length === before) await nextTurn();
-    times.push(performance.now() - s);
-  }
+  const times = await keyTimes(ui, keys);
   const last = ui.lastFrame();
   ui.unmount();
   return { firstRender, times, sane: /1\/10000/.test(last) };
@@ -289,7 +244,7 @@ try {
   const frameMs = median(frameTimes);
   const frameRatio = frameMs / nodeMs;
 
-  const h = await loadHarness(dir);
+  const h = await loadHarness(dir, SLOTS_HARNESS, 'tui-keys-harness');
   await keyLatency(h); // warm-up (JIT)
   const k = await keyLatency(h);
   const keyMedian = median(k.times);

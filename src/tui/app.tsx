@@ -9,6 +9,7 @@
 import { Box, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ClientOptions, PdeskClient } from '../core/client.js';
+import type { DeskStore } from '../core/store/types.js';
 import type { Profile } from '../profiles/schema.js';
 import { DeskProvider, DeskScreen, useDesk, useDeskStatus, useWriteQuestion } from './desk.js';
 import { InspectProvider, useInspect } from './inspect/context.js';
@@ -39,6 +40,8 @@ export interface StartedSandbox {
   receiver?: { url: string };
   /** Folder of the session's thread store (temporary for the sandbox). */
   configDir?: string;
+  /** The session's desk store (the sandbox's file store, which its receiver writes). */
+  store?: DeskStore;
 }
 
 export interface RootProps {
@@ -49,6 +52,10 @@ export interface RootProps {
   receiver?: { url: string };
   sandbox?: { url: string };
   configDir?: string;
+  /** The desk store (default: the file store of `configDir`). */
+  store?: DeskStore;
+  /** The operator (default: PDESK_OPERATOR, else the settings' `operator`, else the login name). */
+  operator?: string;
   makeClient?: (p: Profile) => PdeskClient;
   /** Options of the desk's client (`--read-only`, `--trace`); its writes are audited in `configDir`. */
   clientOptions?: ClientOptions;
@@ -99,6 +106,9 @@ export function Root(p: RootProps) {
               receiver={started?.receiver ?? p.receiver}
               sandbox={started?.sandbox ?? p.sandbox}
               configDir={started?.configDir ?? p.configDir}
+              // A sandbox started from the welcome keeps its threads in its own folder.
+              store={started ? started.store : p.store}
+              operator={p.operator}
             >
               {() => <Shell initialScreen={p.initialScreen} quit={quit} exportDir={p.exportDir} />}
             </DeskProvider>

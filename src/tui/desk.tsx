@@ -15,7 +15,11 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { type ClientOptions, PdeskClient, type WriteDescription } from '../core/client.js';
 import { HttpError, NetworkError, PdeskError, UsageError } from '../core/errors.js';
 import type { OpId } from '../core/ops.js';
+import { operatorOf } from '../core/operator.js';
 import { redact } from '../core/redact.js';
+import { readSettings } from '../core/settings.js';
+import { openFileStore } from '../core/store/file/index.js';
+import type { DeskStore } from '../core/store/types.js';
 import { sanitize } from '../core/sanitize.js';
 import { type Profile, isProduction } from '../profiles/schema.js';
 import { TypedConfirmation } from './components/Confirm.js';
@@ -78,6 +82,13 @@ export interface Desk {
   sandbox?: { url: string };
   /** Folder of the thread store etc. (PDESK_CONFIG_DIR or the user's config folder), if known. */
   configDir?: string;
+  /**
+   * The desk store (src/core/store): the team store on PostgreSQL when the desk has one, else the config folder's
+   * files; undefined without a config folder. Every call names the profile.
+   */
+  store?: DeskStore;
+  /** Who the operator is: recorded on what they send, their assignments and audit records (decisions.md §17). */
+  operator: string;
 }
 
 export interface RunOptions<T> {
@@ -199,7 +210,20 @@ export interface DeskProviderProps {
   receiver?: { url: string };
   sandbox?: { url: string };
   configDir?: string;
+  /** The desk store (main.tsx opens the one the desk is set up with); default: the file store of `configDir`. */
+  store?: DeskStore;
+  /** The operator (default: PDESK_OPERATOR, else `operator` in the config folder's settings, else the login name). */
+  operator?: string;
   children: (desk: Desk) => React.ReactNode;
+}
+
+/** The operator as every face finds it, for a desk not told (tests, the welcome's sandbox). */
+function defaultOperator(configDir: string | undefined): string {
+  try {
+    return operatorOf(process.env, configDir ? readSettings(configDir) : {}).name;
+  } catch {
+    return operatorOf({}).name;
+  }
 }
 
 export function DeskProvider(p: DeskProviderProps) {
@@ -238,12 +262,18 @@ export function DeskProvider(p: DeskProviderProps) {
       },
     [],
   );
+  // The desk store: the one given, else the config folder's files (opened here, closed when the desk goes).
+  const own = useMemo(() => (p.store || !p.configDir ? undefined : openFileStore(p.configDir)), [p.store, p.configDir]);
+  useEffect(() => () => void own?.close().catch(() => undefined), [own]);
+  const store = p.store ?? own;
+  const operator = useMemo(() => p.operator ?? defaultOperator(p.configDir), [p.operator, p.configDir]);
   const makeClient = (prof: Profile) =>
     p.makeClient
       ? p.makeClient(prof, { beforeWrite: confirmWrite(prof) })
       : new PdeskClient(prof, {
           ...p.clientOptions,
-          ...(p.configDir ? { audit: { dir: p.configDir } } : {}),
+          // The desk's audit trail: its file, or the team store this desk already opened.
+          ...(p.configDir ? { audit: { dir: p.configDir, ...(store ? { store: async () => store } : {}) } } : {}),
           beforeWrite: confirmWrite(prof),
         });
   const typed = useMemo(
@@ -444,6 +474,8 @@ export function DeskProvider(p: DeskProviderProps) {
         receiver: p.receiver,
         sandbox: p.sandbox,
         configDir: p.configDir,
+        store,
+        operator,
       };
     };
     const scopes = new Map<string, Desk>();
@@ -456,7 +488,7 @@ export function DeskProvider(p: DeskProviderProps) {
         return d;
       },
     });
-  }, [profile, client, run, abort, setMsg, put, switchProfile, p.receiver, p.sandbox, p.configDir]);
+  }, [profile, client, run, abort, setMsg, put, switchProfile, p.receiver, p.sandbox, p.configDir, store, operator]);
 
   return (
     <DeskContext.Provider value={desk}>

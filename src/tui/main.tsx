@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, PdeskError, UsageError } from '../core/errors.js';
+import type { DeskStore } from '../core/store/types.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { Profile } from '../profiles/schema.js';
@@ -35,32 +36,26 @@ interface Closable {
   close(): Promise<void> | void;
 }
 
-/** The push receiver in-process, writing into the thread store of `profileName` in `dir`. */
-export async function startListening(dir: string, profileName: string, port: number | true): Promise<{ url: string } & Closable> {
-  const { openThreadStore } = await import('../core/threads/index.js');
+/**
+ * The push receiver in-process, recording into the desk store (the team store, or the config folder's files) for
+ * `profileName`. The store stays open when the receiver closes: its owner (the TUI) closes it.
+ */
+export async function startListening(store: DeskStore, profileName: string, port: number | true): Promise<{ url: string } & Closable> {
   const { startReceiver, DEFAULT_LISTEN_PORT } = await import('../listen/receiver.js');
-  const store = openThreadStore(dir, profileName);
   try {
-    await store.prepare();
+    await store.prepare(profileName);
   } catch (e) {
-    await store.close();
+    if (e instanceof PdeskError) throw e; // the team store's own error names it (password hidden)
     throw new ConfigError(
-      `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      `The thread store ${store.where(profileName)} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
     );
   }
   const p = port === true ? DEFAULT_LISTEN_PORT : port;
   try {
     // Receiver problems must not write over the screen: they are dropped here (the store reports its own).
-    const receiver = await startReceiver({ port: p, host: '127.0.0.1', store, log: () => undefined });
-    return {
-      url: receiver.url,
-      close: async () => {
-        await receiver.close().catch(() => undefined);
-        await store.close().catch(() => undefined);
-      },
-    };
+    const receiver = await startReceiver({ port: p, host: '127.0.0.1', store, profile: profileName, log: () => undefined });
+    return { url: receiver.url, close: () => receiver.close().catch(() => undefined) };
   } catch (e) {
-    await store.close();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
       throw new UsageError(`--listen: port ${p} is already in use on 127.0.0.1.`, ['Pick another port, or --listen 0 for any free one.']);
     throw e;
@@ -69,27 +64,45 @@ export async function startListening(dir: string, profileName: string, port: num
 
 /**
  * Start the embedded sandbox on a free port with a temporary profile (never saved) and a push receiver whose
- * thread store lives in a temporary folder; the sandbox pushes its chat replies to that receiver.
+ * thread store lives in a temporary folder (always the file store: a demo never writes to a team's database); the
+ * sandbox pushes its chat replies to that receiver, and the desk reads the same store.
  */
 export async function startEmbeddedSandbox(listen: number | true = 0): Promise<StartedSandbox & { server: Closable }> {
   const { startSandbox } = await import('../sandbox/server.js');
   const { sandboxProfile } = await import('../sandbox/profile.js');
+  const { openFileStore } = await import('../core/store/file/index.js');
   const dir = mkdtempSync(join(tmpdir(), 'pdesk-tui-sandbox-'));
   const closables: Closable[] = [{ close: () => rmSync(dir, { recursive: true, force: true }) }];
   const close = async () => {
     for (const c of closables.reverse()) await Promise.resolve(c.close()).catch(() => undefined);
   };
   try {
-    const receiver = await startListening(dir, 'sandbox', listen);
+    const store = openFileStore(dir);
+    closables.push(store);
+    const receiver = await startListening(store, 'sandbox', listen);
     closables.push(receiver);
     const server = await startSandbox({ port: 0, pushTo: `${receiver.url}/portal`, log: () => undefined });
     closables.push(server);
     const profile = Profile.parse(sandboxProfile(server.url, { name: 'sandbox' }));
-    return { profile, sandbox: { url: server.url }, receiver: { url: receiver.url }, configDir: dir, server: { close } };
+    return { profile, sandbox: { url: server.url }, receiver: { url: receiver.url }, configDir: dir, store, server: { close } };
   } catch (e) {
     await close();
     throw e;
   }
+}
+
+/**
+ * The options of the desk's client: `--read-only`, and with `--trace` every exchange traced, each write's line
+ * written as it leaves too, before its answer (as the CLI's), so that a session killed in flight still shows it.
+ */
+export function deskClientOptions(
+  o: Pick<TuiOptions, 'readOnly'>,
+  trace?: Pick<import('../core/trace.js').TraceWriter, 'write' | 'start'>,
+): import('../core/client.js').ClientOptions {
+  return {
+    ...(o.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
+    ...(trace ? { observe: (e) => trace.write(e), observeSend: (e) => trace.start(e) } : {}),
+  };
 }
 
 /** More than one saved profile: pdesk opens on the Systems screen (every profile at a glance). */
@@ -120,6 +133,9 @@ export async function runTui(o: TuiOptions): Promise<never> {
   let configDir: string | undefined;
   let receiver: { url: string } | undefined;
   let initialScreen: 'systems' | undefined;
+  /** The desk store (the team store when one is configured, else the config folder's files) and the operator. */
+  let store: DeskStore | undefined;
+  let operator: string | undefined;
   try {
     if (o.sandbox) {
       started = await startEmbeddedSandbox(o.listen ?? 0);
@@ -127,6 +143,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
       profile = started.profile;
       configDir = started.configDir;
       receiver = started.receiver;
+      store = started.store;
     } else {
       profile = await selectProfile(o.profileName);
       // With several saved profiles and none named (--profile, PDESK_PROFILE), the operator starts from the
@@ -137,9 +154,21 @@ export async function runTui(o: TuiOptions): Promise<never> {
       } catch {
         /* no config folder: screens that need one say so */
       }
+      if (configDir) {
+        // The store every command of this desk uses: a settings file naming a variable that is not set stops here.
+        const { readSettings } = await import('../core/settings.js');
+        const { operatorOf } = await import('../core/operator.js');
+        const { selectStore } = await import('../core/store/select.js');
+        const { openDeskStore } = await import('../core/store/open.js');
+        const settings = readSettings(configDir);
+        operator = operatorOf(process.env, settings).name;
+        const opened = await openDeskStore(selectStore(process.env, settings, configDir), { dir: configDir, operator });
+        store = opened;
+        closables.push(opened);
+      }
       if (o.listen !== undefined && profile) {
-        if (!configDir) throw new ConfigError('--listen needs a config folder for the thread store (set PDESK_CONFIG_DIR).');
-        const r = await startListening(configDir, profile.name, o.listen);
+        if (!configDir || !store) throw new ConfigError('--listen needs a config folder for the thread store (set PDESK_CONFIG_DIR).');
+        const r = await startListening(store, profile.name, o.listen);
         closables.push(r);
         receiver = { url: r.url };
       }
@@ -223,10 +252,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
     }
     closables.push({ close: () => trace?.close() });
   }
-  const clientOptions = {
-    ...(o.readOnly ? { readOnly: true, readOnlyWhy: '--read-only' } : {}),
-    ...(trace ? { observe: (e: import('../core/client.js').Exchange) => trace?.write(e) } : {}),
-  };
+  const clientOptions = deskClientOptions(o, trace);
 
   write(out, ENTER_ALT_SCREEN);
   /** 0 after q, 130 after Ctrl-C (cli.md: an interrupted run exits 130). */
@@ -238,6 +264,8 @@ export async function runTui(o: TuiOptions): Promise<never> {
       sandbox={started?.sandbox}
       receiver={receiver}
       configDir={configDir}
+      store={store}
+      operator={operator}
       initialScreen={initialScreen}
       onQuit={(code) => {
         quitCode = code;

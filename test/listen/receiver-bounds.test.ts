@@ -92,7 +92,7 @@ describe('chat show of a store holding a message nested deeper than pdesk prints
       const r = await run(['chat', 'show', 'enc-1', format], { configDir: dir });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toBe(
-        `pdesk: warning: message m-deep in the thread store is nested more than ${MAX_READ_DEPTH - 2} levels deep; not shown.\n`,
+        `pdesk: warning: message m-deep in the desk's store is nested more than ${MAX_READ_DEPTH - 2} levels deep; not shown.\n`,
       );
       expect(r.stdout).toContain('text of m-ok');
       expect(r.stdout).not.toContain('m-deep');

@@ -1,4 +1,6 @@
 /** `pdesk tui` and bare `pdesk` as processes: without a terminal they explain the subcommands and exit 2. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 
@@ -32,5 +34,46 @@ describe('pdesk tui without a terminal', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('--sandbox');
     expect(r.stdout).toContain('--listen [port]');
+  });
+});
+
+describe("the desk's client (deskClientOptions)", () => {
+  it('with --trace, a write is traced as it leaves (sending) and again with its answer, as the CLI traces it', async () => {
+    const { startSandbox } = await import('../../src/sandbox/server.js');
+    const { sandboxProfile } = await import('../../src/sandbox/profile.js');
+    const { Profile } = await import('../../src/profiles/schema.js');
+    const { PdeskClient } = await import('../../src/core/client.js');
+    const { TraceWriter } = await import('../../src/core/trace.js');
+    const { buildChatMessage, sendMessage } = await import('../../src/core/api/chat.js');
+    const { deskClientOptions } = await import('../../src/tui/main.js');
+    const sandbox = await startSandbox({ port: 0, replyDelayMs: 60_000, log: () => undefined });
+    const file = join(tempDir(), 'tui.trace');
+    const profile = Profile.parse(sandboxProfile(sandbox.url));
+    const trace = TraceWriter.open(file, profile);
+    const client = new PdeskClient(profile, deskClientOptions({}, trace));
+    try {
+      const body = buildChatMessage(profile, {
+        thread: 'enc-1',
+        text: 'hi',
+        sender: 'Patient/pat-1',
+        recipient: 'PractitionerRole/1001',
+        subject: 'Patient/pat-1',
+      });
+      await sendMessage(client, body);
+    } finally {
+      await client.close();
+      trace.close();
+      await sandbox.close();
+    }
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const c1 = lines.filter((l) => l.op === 'C1');
+    expect(c1.map((l) => [l.sending ?? false, l.status])).toEqual([
+      [true, undefined],
+      [false, 201],
+    ]);
+    expect(deskClientOptions({ readOnly: true })).toEqual({ readOnly: true, readOnlyWhy: '--read-only' });
   });
 });

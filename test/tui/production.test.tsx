@@ -167,7 +167,7 @@ describe('on a production profile no write key sends before the profile name is 
     // In enc-100: c (the answer goes out as C1), m (C2: no review of its own, the desk asks), n, x.
     await d.waitFor(/> enc-100/);
     await d.press(KEY.enter);
-    await d.waitFor('Chat › enc-100');
+    await d.waitFor(/in C3\s+Dr\. Anna Berg\s+unread/); // the thread's messages are read
     await d.press('m');
     const q = await d.waitFor('Send C2 (PATCH /Communication/msg-100-2)');
     expect(q).toContain(`type the profile's name "sandbox"`);
@@ -204,7 +204,7 @@ describe('on a production profile no write key sends before the profile name is 
   it('Esc at the desk’s question sends nothing and says so', async () => {
     const d = await openChat();
     await d.press(KEY.enter);
-    await d.waitFor('1 unread');
+    await d.waitFor(/in C3\s+Dr\. Anna Berg\s+unread/);
     await d.press('m');
     await d.waitFor('Send C2 (PATCH /Communication/msg-100-2)');
     await d.press(KEY.esc);

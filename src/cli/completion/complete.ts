@@ -13,6 +13,7 @@
 import type { Command, Option } from 'commander';
 import { API_METHODS } from '../commands/api/methods.js';
 import type { IO } from '../io.js';
+import type { DeskStore } from '../../core/store/types.js';
 import type { CachedKind } from './cache.js';
 
 export interface Candidate {
@@ -75,6 +76,8 @@ const ARGUMENT_VALUES: Record<string, Values[]> = {
   completion: [fixed(...SHELLS)],
   'chat show': [(s) => threads(s, false)],
   'chat close': [(s) => threads(s, true)],
+  'chat assign': [(s) => threads(s, true)],
+  'chat unassign': [(s) => threads(s, true)],
   'chat mark-read': [(s) => unreadMessages(s)],
   'appointments cancel': [(s) => cached(s, 'appointments')],
   'medications show': [(s) => cached(s, 'medication-requests')],
@@ -219,13 +222,26 @@ async function selectedProfile(s: State): Promise<{ dir: string; name: string } 
   return name ? { dir: store.dir, name } : undefined;
 }
 
-async function threadView(s: State) {
+/**
+ * Run `fn` on the desk store of the profile selected on the line (the team store when one is configured, with a
+ * short connect timeout and no migration: completion waits for nobody), closed after.
+ */
+async function withDesk<T>(s: State, fn: (store: DeskStore, profile: string) => Promise<T>): Promise<T | undefined> {
   const selected = await selectedProfile(s);
   if (!selected) return undefined;
-  const { openThreadStore } = await import('../../core/threads/index.js');
-  const store = openThreadStore(selected.dir, selected.name, { onWarning: () => undefined });
+  const { readSettings } = await import('../../core/settings.js');
+  const { selectStore } = await import('../../core/store/select.js');
+  const selection = selectStore(s.sources.env, readSettings(selected.dir), selected.dir);
+  let store: DeskStore;
+  if (selection.engine === 'file') {
+    const { openFileStore } = await import('../../core/store/file/index.js');
+    store = openFileStore(selected.dir, { onWarning: () => undefined });
+  } else {
+    const { openPgStore } = await import('../../core/store/pg/index.js');
+    store = openPgStore(selection.url, { migrate: false, max: 1, connectTimeoutS: 2 });
+  }
   try {
-    return await store.load();
+    return await fn(store, selected.name);
   } finally {
     await store.close();
   }
@@ -233,19 +249,27 @@ async function threadView(s: State) {
 
 /** Thread ids, newest first; `openOnly` for the commands that write to a thread. */
 async function threads(s: State, openOnly: boolean): Promise<Candidate[]> {
-  const view = await threadView(s);
-  return (view?.threads ?? [])
+  const list = (await withDesk(s, (store, profile) => store.listThreads(profile))) ?? [];
+  return list
     .filter((t) => !openOnly || t.status === 'open')
-    .map((t) => ({ value: t.thread, description: `${t.status}, ${t.messages} message${t.messages === 1 ? '' : 's'}, ${t.unread} unread` }));
+    .map((t) => ({
+      value: t.thread,
+      description: `${t.status}, ${t.messages} message${t.messages === 1 ? '' : 's'}, ${t.unread} unread${t.owner ? `, ${t.owner}'s` : ''}`,
+    }));
 }
+
+/** The most threads whose unread messages `chat mark-read` offers (a read each). */
+const UNREAD_THREADS = 50;
 
 /** Ids of unread messages, for `chat mark-read`. */
 async function unreadMessages(s: State): Promise<Candidate[]> {
-  const view = await threadView(s);
-  if (!view) return [];
   const out: Candidate[] = [];
-  for (const t of view.threads)
-    for (const m of view.messages(t.thread) ?? []) if (m.unread) out.push({ value: m.id, description: `unread, thread ${t.thread}` });
+  await withDesk(s, async (store, profile) => {
+    const list = (await store.listThreads(profile)).filter((t) => t.unread > 0).slice(0, UNREAD_THREADS);
+    for (const t of list)
+      for (const m of (await store.messages(profile, t.thread)) ?? [])
+        if (m.unread) out.push({ value: m.id, description: `unread, thread ${t.thread}` });
+  });
   return out;
 }
 

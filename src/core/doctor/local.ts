@@ -1,14 +1,45 @@
 /**
- * Doctor's look at the profile's local files: the thread store (readable, records, torn or unreadable lines)
- * and the bulk-send journals (rows whose outcome is uncertain, waiting for a decision; failed rows a rerun sends
+ * Doctor's look at the profile's desk store and local files: the thread store (readable, records, torn or unreadable
+ * lines), or the team store (reachable, its threads), and the bulk-send journals (rows whose outcome is uncertain, waiting for a decision; failed rows a rerun sends
  * again). Read only: nothing is repaired, locked or written.
  */
 import { existsSync } from 'node:fs';
 import { journalFiles, journalsFolder, summarizeJournal } from '../bulk/journals.js';
 import type { CheckMessage } from '../check/model.js';
+import type { DeskStore } from '../store/types.js';
 import { openThreadStore } from '../threads/store.js';
 
-export async function threadStoreMessages(dir: string, profile: string): Promise<{ ok: boolean; messages: CheckMessage[] }> {
+/** The team store's answer for the profile: reachable, and how many threads it holds. */
+async function teamStoreMessages(store: DeskStore, profile: string): Promise<{ ok: boolean; messages: CheckMessage[] }> {
+  const where = store.where(profile);
+  const down = (await store.health()).filter((c) => !c.ok);
+  if (down.length)
+    return { ok: false, messages: down.map((c) => ({ type: 'error' as const, text: `the team store ${where}: ${c.detail ?? c.name}.` })) };
+  try {
+    const threads = await store.listThreads(profile);
+    const unread = threads.reduce((n, t) => n + t.unread, 0);
+    const unowned = threads.filter((t) => t.owner === undefined && t.status === 'open').length;
+    return {
+      ok: true,
+      messages: [
+        {
+          type: 'info',
+          text: `${threads.length} threads in the team store ${where}: ${unread} unread messages, ${unowned} open threads nobody owns.`,
+        },
+      ],
+    };
+  } catch (e) {
+    return { ok: false, messages: [{ type: 'error', text: `the team store ${where} cannot be read (${(e as Error).message}).` }] };
+  }
+}
+
+/** The desk's store of the profile: the team store when `store` is one, else the thread store in `dir`. */
+export async function threadStoreMessages(
+  dir: string,
+  profile: string,
+  desk?: DeskStore,
+): Promise<{ ok: boolean; messages: CheckMessage[] }> {
+  if (desk?.engine === 'postgres') return teamStoreMessages(desk, profile);
   const store = openThreadStore(dir, profile);
   if (!existsSync(store.path)) return { ok: true, messages: [{ type: 'info', text: `no thread store yet (${store.path}).` }] };
   try {

@@ -14,6 +14,7 @@ import { authHeader, oauthTokenExpiry } from '../auth.js';
 import type { CheckMessage, CheckOutcome } from '../check/model.js';
 import { summarize } from '../check/model.js';
 import type { Transport, TlsFiles } from '../transport.js';
+import type { DeskStore } from '../store/types.js';
 import { journalMessages, threadStoreMessages } from './local.js';
 import { DOCTOR_LIMITS, type DoctorArea, type DoctorReport, type DoctorResult } from './model.js';
 import { probeDns, probeTcp, probeTls } from './network.js';
@@ -33,6 +34,8 @@ export interface DoctorOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Also called with every exchange (a `--trace` file). */
   observe?: (e: Exchange) => void;
+  /** The desk's store when it is the team store (else the thread store in `configDir` is read). */
+  store?: DeskStore;
 }
 
 /** A step's outcome: messages (an `error` makes it fail), or `omit`/`skip` with the reason. */
@@ -113,8 +116,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     }
   }
 
-  await step('thread-store', 'local files', 'the thread store is readable', async () => ({
-    messages: (await threadStoreMessages(o.configDir, o.name)).messages,
+  await step('thread-store', 'local files', "the desk's store is readable", async () => ({
+    messages: (await threadStoreMessages(o.configDir, o.name, o.store)).messages,
   }));
   await step('journals', 'local files', 'no bulk-send rows are waiting', async () => ({
     messages: (await journalMessages(o.configDir, o.name)).messages,

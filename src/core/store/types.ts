@@ -163,8 +163,20 @@ export interface DeskStore {
 
   /** A push the listener accepted; resolves once durable, before it is acknowledged. */
   recordReceived(profile: string, record: DeskRecord): Promise<RecordResult>;
-  /** A request the server acknowledged (a sent message names its operator). */
+  /**
+   * A request the server acknowledged (a sent message names its operator). A message recorded pending before it left
+   * (recordPending) is settled by it: under the same id, or under the id the server gave it (its `identifier` keeps
+   * the id sent).
+   */
   recordSent(profile: string, record: DeskRecord, operator: string): Promise<RecordResult>;
+  /**
+   * A message (C1, C3) about to be sent: recorded `pending`, written ahead of its request (after its audit record),
+   * so that a desk that dies before the answer leaves it; one never settled has an unknown outcome (`via: pending`).
+   * Resolves once durable. A message of this id stored already changes nothing.
+   */
+  recordPending(profile: string, record: DeskMessageRecord, operator: string): Promise<void>;
+  /** A pending message the server refused (4xx, a redirect): it was not taken and leaves its thread. */
+  recordRefused(profile: string, record: DeskMessageRecord): Promise<void>;
 
   listThreads(profile: string, q?: ThreadQuery): Promise<DeskThread[]>;
   thread(profile: string, thread: string): Promise<DeskThread | undefined>;

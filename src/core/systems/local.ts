@@ -1,10 +1,12 @@
 /**
- * What a profile's local files say, for the Systems screen: unread messages and open chats in its thread store,
- * rows of its bulk-send journals whose outcome is uncertain. Read only (nothing is created, locked or
- * written), asynchronous and cached: a thread store is read whole once and then only what was appended, a
- * journal again only when it changed.
+ * What a profile's desk store and local files say, for the Systems screen: unread messages and open chats in its
+ * thread store (or the team store, when the desk has one), rows of its bulk-send journals whose outcome is
+ * uncertain. Read only (nothing is created, locked or written), asynchronous and cached: a thread store is read whole
+ * once and then only what was appended, a journal again only when it changed; the team store answers from its
+ * threads' summaries.
  */
 import { JournalCounter } from '../bulk/journals.js';
+import type { DeskStore } from '../store/types.js';
 import { openThreadStore, type ThreadStore } from '../threads/index.js';
 
 export interface LocalCounts {
@@ -26,7 +28,11 @@ export class LocalReader {
   private readonly journals = new JournalCounter();
   private closed = false;
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    /** The team store (the desk's, not closed here); without it the profiles' thread stores in `dir`. */
+    private readonly team?: DeskStore,
+  ) {}
 
   private store(profile: string): ThreadStore {
     let s = this.stores.get(profile);
@@ -44,17 +50,27 @@ export class LocalReader {
     let unread = 0;
     let open = 0;
     let threads = 0;
-    const store = this.store(profile);
-    try {
-      const view = await store.load();
-      for (const t of view.threads) {
+    const count = (list: readonly { unread: number; status: 'open' | 'closed' }[]) => {
+      for (const t of list) {
         threads++;
         unread += t.unread;
         if (t.status === 'open') open++;
       }
-      if (store.warnings.length) warnings.push(`${store.warnings.length} unreadable line(s) in ${store.path}`);
-    } catch (e) {
-      warnings.push(`the thread store ${store.path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    };
+    if (this.team?.engine === 'postgres') {
+      try {
+        count(await this.team.listThreads(profile));
+      } catch (e) {
+        warnings.push(`the team store ${this.team.where(profile)} cannot be read (${(e as Error).message})`);
+      }
+    } else {
+      const store = this.store(profile);
+      try {
+        count((await store.load()).threads);
+        if (store.warnings.length) warnings.push(`${store.warnings.length} unreadable line(s) in ${store.path}`);
+      } catch (e) {
+        warnings.push(`the thread store ${store.path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      }
     }
     let uncertain = 0;
     let failed = 0;

@@ -7,6 +7,7 @@
 import type { Profile } from '../../profiles/schema.js';
 import type { PdeskClient } from '../client.js';
 import type { Party } from '../ops.js';
+import type { DeskStore } from '../store/types.js';
 import { type LocalCounts, LocalReader } from './local.js';
 import { PROBE_TIMEOUT_MS, type PartyProbe, probeClient, probeParty } from './probe.js';
 
@@ -36,6 +37,8 @@ export interface SystemStatus extends SystemEntry {
 export interface MonitorOptions {
   /** Config folder (thread stores, journals); without it there are no counts. */
   dir?: string;
+  /** The desk's store when it is the team store: chat counts are read there (the journals stay in `dir`). */
+  store?: DeskStore;
   timeoutMs?: number;
   /** Called after every change, with every status (a new array each time). */
   onChange: (statuses: SystemStatus[]) => void;
@@ -53,7 +56,7 @@ export class SystemsMonitor {
   private closed = false;
 
   constructor(private readonly o: MonitorOptions) {
-    if (o.dir) this.local = new LocalReader(o.dir);
+    if (o.dir) this.local = new LocalReader(o.dir, o.store);
   }
 
   /** The profiles to watch; statuses of profiles kept are kept. */

@@ -6,6 +6,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { operatorOf } from '../../../src/core/operator.js';
 import { messageRecord, openThreadStore, threadStorePath } from '../../../src/core/threads/index.js';
 import type { ChatCommunication } from '../../../src/core/schemas/chat.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
@@ -13,6 +14,8 @@ import { type Env, run as runPdesk, tempDir, withSandbox, writeProfiles } from '
 import { type ListenProcess, startListen } from '../../helpers/listen.js';
 
 const PEOPLE = ['--sender', 'Patient/pat-1', '--recipient', 'PractitionerRole/1001', '--subject', 'Patient/pat-1'];
+/** Who runs the commands here (no PDESK_OPERATOR: the login name). */
+const OPERATOR = operatorOf(process.env).name;
 const BACK = ['--sender', 'PractitionerRole/1001', '--recipient', 'Patient/pat-1', '--subject', 'Patient/pat-1'];
 
 let env: Env | undefined;
@@ -263,7 +266,9 @@ describe('chat mark-read (C2) and close (C4)', () => {
     });
     expect(e.sandbox.state.encounters.get('enc-100')?.status).toBe('finished');
     const threads = (await e.run(['chat', 'threads', '--json'])).json();
-    expect(threads).toEqual([{ thread: 'enc-100', status: 'closed', closedAt: expect.any(String), messages: 0, unread: 0 }]);
+    expect(threads).toEqual([
+      { thread: 'enc-100', status: 'closed', closedAt: expect.any(String), messages: 0, unread: 0, lastSeq: 0, rev: expect.any(Number) },
+    ]);
     const mismatch = await e.run(['chat', 'close', 'enc-100', '--body', '-'], {
       input: JSON.stringify({ resourceType: 'Encounter', id: 'enc-9', status: 'finished', identifier: [] }),
     });
@@ -311,6 +316,8 @@ describe('chat threads and show (local store, no request)', () => {
         lastAt: reply3.at,
         lastText: reply3.resource.payload[0].contentString,
         lastFrom: 'practice',
+        lastSeq: expect.any(Number),
+        rev: expect.any(Number),
       },
       {
         thread: 'enc-100',
@@ -321,6 +328,11 @@ describe('chat threads and show (local store, no request)', () => {
         lastAt: expect.any(String),
         lastText: 'We will call you.',
         lastFrom: 'practice',
+        // The first reply took the thread nobody owned.
+        owner: OPERATOR,
+        assignedAt: expect.any(String),
+        lastSeq: expect.any(Number),
+        rev: expect.any(Number),
       },
     ]);
     const show = await run(['chat', 'show', 'enc-100', '--json']);
@@ -332,14 +344,14 @@ describe('chat threads and show (local store, no request)', () => {
     ]);
     const table = await run(['chat', 'show', 'enc-300', '--output', 'table']);
     const rows = table.stdout.trimEnd().split('\n');
-    expect(rows[0]).toBe('Thread enc-300: open, 2 messages, 1 unread');
-    expect(rows[1]).toMatch(/^TIME\s+DIRECTION\s+SENDER\s+TEXT\s+READ$/);
-    expect(rows[2]).toMatch(/portal → practice\s+Patient\/pat-1\s+New question\s*$/);
+    expect(rows[0]).toMatch(/^Thread enc-300: open, 2 messages, 1 unread, unassigned · seen up to \d+$/);
+    expect(rows[1]).toMatch(/^TIME\s+DIRECTION\s+SENDER\s+BY\s+TEXT\s+READ$/);
+    expect(rows[2]).toMatch(new RegExp(`portal → practice\\s+Patient/pat-1\\s+${OPERATOR}\\s+New question\\s*$`));
     expect(rows[3]).toMatch(/practice → portal\s+.*PractitionerRole\/1001.*unread$/);
     const tt = await run(['chat', 'threads', '--output', 'table']);
-    expect(tt.stdout.split('\n')[0]).toMatch(/^THREAD\s+STATUS\s+LAST MESSAGE\s+TEXT\s+MESSAGES\s+UNREAD$/);
+    expect(tt.stdout.split('\n')[0]).toMatch(/^THREAD\s+STATUS\s+OWNER\s+LAST MESSAGE\s+TEXT\s+MESSAGES\s+UNREAD$/);
     expect(tt.stdout.split('\n')[1]).toMatch(/^enc-300\s+open\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+.*\s+2\s+1$/);
-    expect(tt.stdout.split('\n')[2]).toMatch(/^enc-100\s+closed\s+.*\s+3\s+0$/);
+    expect(tt.stdout.split('\n')[2]).toMatch(new RegExp(`^enc-100\\s+closed\\s+${OPERATOR}\\s+.*\\s+3\\s+0$`));
     // threads and show send nothing.
     expect(env.sandbox.received.length).toBe(before);
   });
@@ -354,7 +366,7 @@ describe('chat threads and show (local store, no request)', () => {
     expect((await runPdesk(['chat', 'threads', '--output', 'table'], { configDir: dir })).stdout).toBe('(none)\n');
     const unknown = await runPdesk(['chat', 'show', 'enc-404'], { configDir: dir });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^pdesk: There is no thread "enc-404" in the local store\.\n/);
+    expect(unknown.stderr).toMatch(/^pdesk: There is no thread "enc-404" in the desk's store\.\n/);
     expect(unknown.stdout).toBe('');
   });
 

@@ -8,9 +8,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCompletion } from '../../../src/cli/completion/complete.js';
+import { openPgStore } from '../../../src/core/store/pg/index.js';
 import { closeRecord, messageRecord, openThreadStore, readRecord } from '../../../src/core/threads/index.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { chatMessage } from '../../helpers/chat.js';
+import { msg } from '../../helpers/desk.js';
+import { clusterForFile, pgInstalled } from '../../helpers/pg.js';
 import { type Env, run, tempDir, withSandbox, writeProfiles } from '../../helpers/run.js';
 
 /** The values `pdesk __complete …words` offers (descriptions dropped), and whether it asks for files. */
@@ -28,6 +31,7 @@ async function complete(words: string[], configDir: string, env: Record<string, 
 }
 
 const PROFILE = sandboxProfile('http://127.0.0.1:9');
+const pg = clusterForFile();
 
 describe('commands and options, from the commander tree', () => {
   const dir = tempDir('pdesk-complete-');
@@ -39,7 +43,16 @@ describe('commands and options, from the commander tree', () => {
     expect(top.values).not.toContain('__complete');
     expect(top.described.slots).toBe('slots (A4)');
     expect((await complete(['ap'], dir)).values).toEqual(['api', 'appointment-types', 'appointments']);
-    expect((await complete(['chat', ''], dir)).values).toEqual(['send', 'reply', 'mark-read', 'close', 'threads', 'show']);
+    expect((await complete(['chat', ''], dir)).values).toEqual([
+      'send',
+      'reply',
+      'mark-read',
+      'close',
+      'threads',
+      'show',
+      'assign',
+      'unassign',
+    ]);
     // Global options before the command do not stop it being found.
     expect((await complete(['--profile', 'x', '--json', 'chat', 'th'], dir)).values).toEqual(['threads']);
   });
@@ -142,6 +155,7 @@ describe('what pdesk knows: profiles, threads, the ids of the last list', () => 
     expect(show.values).toEqual(['enc-2', 'enc-1']);
     expect(show.described).toEqual({ 'enc-2': 'closed, 1 message, 0 unread', 'enc-1': 'open, 2 messages, 1 unread' });
     expect((await complete(['chat', 'close', ''], dir)).values).toEqual(['enc-1']);
+    expect((await complete(['chat', 'assign', ''], dir)).values).toEqual(['enc-1']);
     expect((await complete(['chat', 'send', '--text', 'hi', '--thread', ''], dir)).values).toEqual(['enc-1']);
     expect((await complete(['chat', 'mark-read', ''], dir)).values).toEqual(['m-2']);
     // --profile on the line (either form), or PDESK_PROFILE, selects another profile's store.
@@ -206,5 +220,29 @@ describe('appointment and medication request ids: the last list against the sand
     expect(show.values).toEqual(ids);
     expect(show.described['mr-1']).toBe('active Metformin 500 mg tablet');
     expect((await complete(['medications', 'order', '--reorder', 'mr-'], env.configDir)).values).toEqual(ids);
+  });
+});
+
+describe.skipIf(!pgInstalled)('with a team store', () => {
+  it('thread ids and unread messages come from the team store, with their owners; one that cannot be reached gives none', async () => {
+    const dir = tempDir('pdesk-complete-team-');
+    writeProfiles(dir, [PROFILE]);
+    const url = await pg().createDatabase();
+    const store = openPgStore(url);
+    await store.recordReceived('sandbox', msg('t-1', 'enc-7', 'hello', 1));
+    await store.recordReceived('sandbox', msg('t-2', 'enc-8', 'hi', 2));
+    await store.assign('sandbox', 'enc-8', { to: 'alice', by: 'alice' });
+    await store.close();
+    const show = await complete(['chat', 'show', ''], dir, { PDESK_STORE_URL: url });
+    expect(show.values).toEqual(['enc-8', 'enc-7']);
+    expect(show.described['enc-8']).toBe("open, 1 message, 1 unread, alice's");
+    expect((await complete(['chat', 'mark-read', ''], dir, { PDESK_STORE_URL: url })).values.sort()).toEqual(['t-1', 't-2']);
+    // Nothing listens there: no candidates, no error.
+    const gone = await complete(['chat', 'show', ''], dir, {
+      PDESK_STORE_URL: pg()
+        .urlOf('postgres')
+        .replace(/:\d+\//, ':9/'),
+    });
+    expect(gone.values).toEqual([]);
   });
 });

@@ -388,6 +388,52 @@ for (const engine of engines) {
       });
     });
 
+    describe('messages written ahead (pending)', () => {
+      it('a message recorded before it left shows with an unknown outcome, from every desk, until the answer settles it', async () => {
+        const p = profile();
+        await store.recordReceived(p, msg('q1', 'enc-1', 'question', 1));
+        await store.recordPending(p, msg('r1', 'enc-1', 'on its way', 2, 'C3'), 'alice');
+        expect((await other.messages(p, 'enc-1'))?.map((m) => [m.id, m.via, m.operator])).toEqual([
+          ['q1', 'received', undefined],
+          ['r1', 'pending', 'alice'],
+        ]);
+        expect((await other.thread(p, 'enc-1'))?.owner).toBeUndefined();
+        // Acknowledged: sent, under the same id, and the first reply takes the thread.
+        expect(await store.recordSent(p, msg('r1', 'enc-1', 'on its way', 2, 'C3'), 'alice')).toEqual({
+          outcome: 'stored',
+          assigned: 'alice',
+        });
+        expect((await other.messages(p, 'enc-1'))?.map((m) => [m.id, m.via])).toEqual([
+          ['q1', 'received'],
+          ['r1', 'sent'],
+        ]);
+        expect(await other.thread(p, 'enc-1')).toMatchObject({ messages: 2, owner: 'alice' });
+      });
+
+      it('a message the server stored under another id settles its pending record; one refused leaves the thread', async () => {
+        const p = profile();
+        await store.recordReceived(p, msg('q1', 'enc-1', 'question', 1));
+        const asSent = msg('mine-1', 'enc-1', 'answer', 2, 'C3');
+        await store.recordPending(p, asSent, 'alice');
+        // The server's id; its identifier keeps the id sent (chatMessage's identifier is the id given).
+        const theirs = { ...asSent, id: 'srv-9', resource: { ...asSent.resource, id: 'srv-9' } };
+        await other.recordSent(p, theirs, 'alice');
+        expect((await store.messages(p, 'enc-1'))?.map((m) => [m.id, m.via])).toEqual([
+          ['q1', 'received'],
+          ['srv-9', 'sent'],
+        ]);
+        await store.recordPending(p, msg('no-1', 'enc-1', 'refused', 3, 'C3'), 'alice');
+        await store.recordRefused(p, msg('no-1', 'enc-1', 'refused', 3, 'C3'));
+        expect((await other.messages(p, 'enc-1'))?.map((m) => m.id)).toEqual(['q1', 'srv-9']);
+        // A thread that only the refused message opened is gone.
+        await store.recordPending(p, msg('no-2', 'enc-2', 'refused', 4, 'C1'), 'alice');
+        expect(await other.thread(p, 'enc-2')).toMatchObject({ messages: 1 });
+        await other.recordRefused(p, msg('no-2', 'enc-2', 'refused', 4, 'C1'));
+        expect(await store.thread(p, 'enc-2')).toBeUndefined();
+        expect((await store.listThreads(p)).map((t) => t.thread)).toEqual(['enc-1']);
+      });
+    });
+
     describe('the audit trail', () => {
       it('a write is recorded before it is sent (outcome unknown) and completed with its status, error or created id', async () => {
         const p = profile();

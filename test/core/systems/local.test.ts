@@ -3,8 +3,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalCounter, journalFiles } from '../../../src/core/bulk/journals.js';
+import { openPgStore } from '../../../src/core/store/pg/index.js';
 import { LocalReader } from '../../../src/core/systems/local.js';
 import { tempDir } from '../../helpers/config.js';
+import { close, msg, read } from '../../helpers/desk.js';
+import { clusterForFile, pgInstalled } from '../../helpers/pg.js';
 import { writeJournal, writeStore } from '../../helpers/local-files.js';
 
 describe('LocalReader', () => {
@@ -43,6 +46,28 @@ describe('LocalReader', () => {
     await r.close();
     expect(c.uncertain).toBe(0);
     expect(c.warnings).toEqual([expect.stringContaining(`${path} cannot be read as a journal`)]);
+  });
+});
+
+const pg = clusterForFile();
+
+describe.skipIf(!pgInstalled)('LocalReader with a team store', () => {
+  it('counts the chats of the team store (not the local files) and the journals of the folder', async () => {
+    const dir = tempDir();
+    await writeStore(dir, 'alpha', { open: 3 }); // local files the desk no longer uses for chats
+    writeJournal(dir, 'alpha', ['sending']);
+    const team = openPgStore(await pg().createDatabase());
+    await team.recordReceived('alpha', msg('a', 'enc-1', 'one', 1));
+    await team.recordReceived('alpha', msg('b', 'enc-1', 'two', 2));
+    await team.recordReceived('alpha', read('a', 3));
+    await team.recordReceived('alpha', close('enc-2', 4));
+    const r = new LocalReader(dir, team);
+    try {
+      expect(await r.counts('alpha')).toEqual({ unread: 1, open: 1, threads: 2, uncertain: 1, failed: 0, warnings: [] });
+    } finally {
+      await r.close();
+      await team.close();
+    }
   });
 });
 

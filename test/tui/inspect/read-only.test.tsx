@@ -23,6 +23,9 @@ function snapshot(dir: string): Record<string, string> {
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
+      // Presence (which thread this desk has open, for the other operators: decisions.md §17) is no record and no
+      // request: it comes and goes with the open thread.
+      if (relative(dir, p).match(/^desk\/[^/]+\/presence$/)) continue;
       if (e.isDirectory()) walk(p);
       else out[relative(dir, p)] = `${statSync(p).mtimeMs} ${readFileSync(p, 'base64')}`;
     }

@@ -1,13 +1,13 @@
-/** `pdesk chat close`: C4, close a chat thread, recorded in the thread store. */
+/** `pdesk chat close`: C4, close a chat thread, recorded in the desk store. */
 import { buildEncounterClose } from '../../../core/api/chat.js';
 import { dialectOf } from '../../../core/api/dialect.js';
 import { UsageError } from '../../../core/errors.js';
 import { EncounterClose, EncounterFinished } from '../../../core/schemas/chat.js';
 import { parseBody } from '../../../core/schemas/common.js';
-import { closeRecorded } from '../../../core/threads/recorded.js';
+import { closeRecorded } from '../../../core/store/recorded.js';
 import { readBody } from '../../body.js';
 import type { Context } from '../../context.js';
-import { withStore, writableStore } from './store.js';
+import { writableDesk } from './store.js';
 
 export interface CloseOptions {
   encounterId: string;
@@ -28,7 +28,6 @@ export async function run(ctx: Context, opts: CloseOptions): Promise<void> {
     buildEncounterClose(await ctx.profile(), encounterId); // an id the interface refuses stops here
   }
   const client = await ctx.client();
-  const store = await writableStore(ctx);
-  const res = await withStore(store, (st) => closeRecorded(client, st, encounterId, body));
+  const res = await closeRecorded(client, await writableDesk(ctx), encounterId, body);
   ctx.emitWrite(res.status, res.body, () => `Closed chat ${encounterId}.`);
 }

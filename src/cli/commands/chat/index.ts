@@ -1,7 +1,8 @@
 /**
- * `pdesk chat send | reply | mark-read | close | threads | show`: C1 send to the practice system, C3 send to the
- * portal, C2 mark read, C4 close; `threads` and `show` read the local thread store only. Every write is recorded in
- * the thread store after the server acknowledged it (2xx) and before success is printed.
+ * `pdesk chat send | reply | mark-read | close | threads | show | assign | unassign`: C1 send to the practice system,
+ * C3 send to the portal, C2 mark read, C4 close; `threads` and `show` read the desk's store (the local files, or the
+ * team store) only; `assign` and `unassign` change a thread's owner there. Every write is recorded in the desk's store
+ * after the server acknowledged it (2xx) and before success is printed; a reply is checked against what changed first.
  */
 import type { Command } from 'commander';
 import { command, subcommand } from '../../help.js';
@@ -32,7 +33,7 @@ function messageOptions(cmd: Command, withAttachment: boolean): Command {
 export function chatCommand(): Command {
   const cmd = command(
     'chat',
-    'chat threads (C1 send, C2 mark read, C3 reply, C4 close; threads and show from the local store)',
+    "chat threads (C1 send, C2 mark read, C3 reply, C4 close; threads, show and owners from the desk's store)",
     'pdesk chat threads',
     'pdesk chat show enc-100',
     "pdesk chat send --thread enc-100 --text 'Thank you' --sender Patient/pat-1 \\",
@@ -57,13 +58,19 @@ export function chatCommand(): Command {
     subcommand(
       cmd,
       'reply',
-      'send a message, practice → portal (C3)',
+      'send a message, practice → portal (C3), held if the thread changed since you saw it',
       "pdesk chat reply --thread enc-100 --text 'Your results are in.' \\",
       '  --sender PractitionerRole/1001 --recipient Patient/pat-1 \\',
       "  --subject Patient/pat-1 --topic 'Lab results'",
+      "pdesk chat reply --thread enc-100 --after 17 --force --text 'On it.' \\",
+      '  --sender PractitionerRole/1001 --recipient Patient/pat-1 \\',
+      '  --subject Patient/pat-1',
     ),
     false,
-  ).action(verb(() => import('./reply.js'), MESSAGE));
+  )
+    .option('--after <seq>', 'the point you saw the thread at (default: what chat show printed last, else its newest message now)')
+    .option('--force', 'reply although another operator owns the thread (it stays theirs)')
+    .action(verb(() => import('./reply.js'), MESSAGE));
 
   subcommand(
     cmd,
@@ -86,20 +93,43 @@ export function chatCommand(): Command {
   subcommand(
     cmd,
     'threads',
-    'the threads of the local store, newest first (no request)',
+    "the threads of the desk's store with their owners, newest first (no request)",
     'pdesk chat threads',
-    'pdesk chat threads --query "[?unread > `0`].thread"',
-  ).action(verb(() => import('./threads.js')));
+    'pdesk chat threads --unassigned',
+    'pdesk chat threads --mine --query "[?unread > `0`].thread"',
+  )
+    .option('--mine', 'only the threads you own')
+    .option('--unassigned', 'only the threads nobody owns')
+    .option('--all', 'every thread (the default)')
+    .action(verb(() => import('./threads.js')));
 
   subcommand(
     cmd,
     'show',
-    "a thread's messages from the local store (no request)",
+    "a thread's messages from the desk's store (no request); notes the point you saw it at",
     'pdesk chat show enc-100',
     'pdesk chat show enc-100 --json',
   )
     .argument('<encounterId>', 'the thread: its encounter id')
     .action(verb(() => import('./show.js')));
+
+  subcommand(
+    cmd,
+    'assign',
+    "make a thread yours, or another operator's (no request)",
+    'pdesk chat assign enc-100',
+    'pdesk chat assign enc-100 --to alice',
+    'pdesk chat assign enc-100 --to alice --force',
+  )
+    .argument('<encounterId>', 'the thread: its encounter id')
+    .option('--to <operator>', 'the new owner (default: you)')
+    .option('--force', 'take the thread from another operator who owns it')
+    .action(verb(() => import('./assign.js')));
+
+  subcommand(cmd, 'unassign', 'leave a thread to nobody (no request)', 'pdesk chat unassign enc-100', 'pdesk chat unassign enc-100 --force')
+    .argument('<encounterId>', 'the thread: its encounter id')
+    .option('--force', 'unassign a thread another operator owns')
+    .action(verb(() => import('./unassign.js')));
 
   return cmd;
 }

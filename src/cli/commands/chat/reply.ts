@@ -1,4 +1,7 @@
-/** `pdesk chat reply`: C3, a message from the practice system to the portal, recorded in the thread store. */
+/**
+ * `pdesk chat reply`: C3, a message from the practice system to the portal, checked against what changed since the
+ * operator saw the thread and recorded in the desk store (message.ts).
+ */
 import type { Context } from '../../context.js';
 import { type MessageOptions, sendMessage } from './message.js';
 

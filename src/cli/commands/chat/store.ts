@@ -1,36 +1,35 @@
-/** The profile's thread store, as the chat commands open it (src/core/threads). */
-import { ConfigError } from '../../../core/errors.js';
-import { type ThreadStore, openThreadStore } from '../../../core/threads/index.js';
+/**
+ * The desk store as the chat commands use it (src/core/store: the profile's local files, or the team store on
+ * PostgreSQL), with the profile and the operator every record names.
+ */
+import { ConfigError, PdeskError } from '../../../core/errors.js';
+import type { DeskTarget } from '../../../core/store/recorded.js';
 import type { Context } from '../../context.js';
 
-/** The profile's thread store; warnings about skipped lines go to stderr. */
-export async function threadStore(ctx: Context): Promise<ThreadStore> {
-  const profile = await ctx.profile();
-  return openThreadStore(await ctx.configDir(), profile.name, { onWarning: (w) => ctx.err(`pdesk: warning: ${w}`) });
+/** The desk store, the selected profile and the operator (opened with the run, closed with it). */
+export async function deskTarget(ctx: Context): Promise<DeskTarget> {
+  const [store, profile, operator] = await Promise.all([ctx.deskStore(), ctx.profile(), ctx.operator()]);
+  return { store, profile: profile.name, operator: operator.name };
 }
 
 /**
- * Open the store for writing before anything is sent, so a store that cannot be written stops the command
- * first. Under --dry-run it is opened but not prepared: nothing is written, the request is printed instead.
+ * The desk store, ready for writing before anything is sent, so a store that cannot be written stops the command
+ * first. Under --dry-run it is not made ready: nothing is written, the request is printed instead.
  */
-export async function writableStore(ctx: Context): Promise<ThreadStore> {
-  const store = await threadStore(ctx);
-  if (ctx.dryRun) return store;
+export async function writableDesk(ctx: Context): Promise<DeskTarget> {
+  const d = await deskTarget(ctx);
+  if (ctx.dryRun) return d;
   try {
-    await store.prepare();
+    await d.store.prepare(d.profile);
   } catch (e) {
+    // The team store's own error names it (password hidden) and says why.
+    if (e instanceof PdeskError) {
+      e.details.push('Nothing was sent.');
+      throw e;
+    }
     throw new ConfigError(
-      `The thread store ${store.path} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent.`,
+      `The thread store ${d.store.where(d.profile)} cannot be opened for writing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing was sent.`,
     );
   }
-  return store;
-}
-
-/** Run a recorded chat operation (core/threads/recorded.ts), closing the store afterwards. */
-export async function withStore<T>(store: ThreadStore, fn: (store: ThreadStore) => Promise<T>): Promise<T> {
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
+  return d;
 }

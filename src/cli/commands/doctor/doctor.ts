@@ -19,9 +19,13 @@ export async function run(ctx: Context, opts: DoctorOptions): Promise<void> {
   const onResult = liveRows(ctx.out, style);
   const dir = await ctx.configDir();
   const observe = await ctx.observer();
+  // The team store when one is configured (doctor reads the local files otherwise); a settings problem is the
+  // desk's, reported by the command.
+  const selection = await ctx.storeSelection();
+  const store = selection.engine === 'postgres' ? await ctx.deskStore() : undefined;
   const reports = await Promise.all(
     entries.map((e) =>
-      runDoctor({ name: e.name, raw: e.raw, configDir: dir, env: ctx.io.env, observe, onResult: live ? onResult : undefined }),
+      runDoctor({ name: e.name, raw: e.raw, configDir: dir, env: ctx.io.env, observe, store, onResult: live ? onResult : undefined }),
     ),
   );
   if (live) ctx.out(summaryLine(reports[0]!.summary, reports[0]!.durationMs, style));

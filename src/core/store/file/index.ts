@@ -263,6 +263,16 @@ export class FileDeskStore implements DeskStore {
     );
   }
 
+  async recordPending(profile: string, r: DeskMessageRecord, operator: string): Promise<void> {
+    // Appended as it is: the view shows a message stored already once, whatever follows it.
+    await this.store(profile).append([storeRecord(r, 'pending', operator)]);
+  }
+
+  async recordRefused(profile: string, r: DeskMessageRecord): Promise<void> {
+    // The view settles a pending message by it and ignores it for any other.
+    await this.store(profile).append([storeRecord(r, 'refused')]);
+  }
+
   /** Record what the server acknowledged (the thread's lock held for a reply). */
   private async sent(profile: string, r: DeskRecord, operator: string): Promise<RecordResult> {
     const s = this.store(profile);

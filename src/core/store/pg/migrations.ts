@@ -27,6 +27,10 @@
  * imported from), the id a create's answer named, and the state `ahead` (a bulk row's record written before its
  * turn, which counts only once started); and import keys to what has no id of its own (notifications without one,
  * changes of owner), so `pdesk store import` copies each once.
+ *
+ * Version 3 lets a message be `pending`: written before its request leaves (after its audit row), settled to `sent`
+ * once the server acknowledged it, removed when the server refused it; one left pending has an unknown outcome (the
+ * desk died, or the server answered 5xx or not at all), as in the file store (docs/decisions.md §6, §17).
  */
 export interface Migration {
   version: number;
@@ -197,6 +201,14 @@ create unique index notifications_imported on pdesk.notifications (profile, impo
 
 alter table pdesk.assignments add column import_key text;
 create unique index assignments_imported on pdesk.assignments (profile, import_key) where import_key is not null;
+`,
+  },
+  {
+    version: 3,
+    name: 'messages written ahead as pending, settled when the server answered',
+    sql: `
+alter table pdesk.messages drop constraint messages_via_check;
+alter table pdesk.messages add constraint messages_via_check check (via in ('sent', 'received', 'pending'));
 `,
   },
 ];

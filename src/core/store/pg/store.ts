@@ -264,9 +264,19 @@ export class PgDeskStore implements DeskStore {
     return Number(row.rev);
   }
 
+  /** The ids a sent message may have been recorded pending under: the ids its `identifier` keeps (decisions.md §16). */
+  private async settlePendingOf(tx: Tx, profile: string, r: MessageRecord): Promise<void> {
+    const sentIds = (r.resource.identifier ?? []).map((k) => k.value).filter((v): v is string => typeof v === 'string' && v !== r.id);
+    if (!sentIds.length) return;
+    await tx`delete from pdesk.messages where profile = ${profile} and via = 'pending' and thread = ${r.thread}
+      and id in ${tx(sentIds.map(noNul))}`;
+  }
+
   private async insertMessage(tx: Tx, profile: string, r: MessageRecord, via: Via, operator?: string, claimToken?: string) {
     await this.lockId(tx, profile, r.id);
     const t = await this.lockThread(tx, profile, r.thread);
+    // A message sent under another id than its pending record's (the server's): that record is settled by this one.
+    if (via === 'sent') await this.settlePendingOf(tx, profile, r);
     // A receiver refuses a message to a closed thread (decisions.md §6); one the server acknowledged is kept.
     if (via === 'received' && t.status === 'closed') {
       const [known] = await tx`select 1 from pdesk.messages where profile = ${profile} and id = ${r.id}`;
@@ -280,7 +290,14 @@ export class PgDeskStore implements DeskStore {
     if (claimToken !== undefined)
       await tx`update pdesk.threads set replying_operator = null, replying_session = null, replying_since = null, replying_until = null
         where profile = ${profile} and thread = ${r.thread} and replying_session = ${claimToken}`;
-    if (inserted.length === 0) {
+    // Recorded pending before it left: now sent (stored as new: it takes an unowned thread as any first reply).
+    const settled =
+      inserted.length === 0 && via === 'sent'
+        ? await tx`update pdesk.messages set via = 'sent', operator = ${operator ?? null}, at = ${r.at}::timestamptz,
+            text = ${noNul(textOf(r.resource))}, resource = ${tx.json(r.resource as never)}
+          where profile = ${profile} and id = ${r.id} and via = 'pending' returning seq`
+        : [];
+    if (inserted.length === 0 && settled.length === 0) {
       // Stored before. A message this desk sent that also came back to it as a push (its own listener) is its own.
       if (via === 'sent') {
         const upgraded = await tx`update pdesk.messages set via = 'sent', operator = ${operator ?? null}
@@ -293,7 +310,7 @@ export class PgDeskStore implements DeskStore {
       return { outcome: 'duplicate' } satisfies RecordResult;
     }
     let assigned: string | undefined;
-    // The first operator who replies to a thread nobody owns takes it.
+    // The first operator who replies to a thread nobody owns takes it (once the server took the reply).
     if (via === 'sent' && r.op === 'C3' && operator && t.owner === null) {
       await this.setOwner(tx, profile, r.thread, operator, null, operator, 'first-reply');
       assigned = operator;
@@ -301,6 +318,42 @@ export class PgDeskStore implements DeskStore {
     const rev = await this.refresh(tx, profile, r.thread);
     await notify(tx, { kind: 'message', profile, thread: r.thread, rev, id: r.id });
     return { outcome: 'stored', ...(assigned ? { assigned } : {}) } satisfies RecordResult;
+  }
+
+  recordPending(profile: string, r: MessageRecord, operator: string): Promise<void> {
+    checkId('id', r.id);
+    checkId('thread', r.thread);
+    return this.tx(async (tx) => {
+      await this.lockId(tx, profile, r.id);
+      await this.lockThread(tx, profile, r.thread);
+      const inserted = await tx`
+        insert into pdesk.messages (profile, id, thread, op, via, at, operator, text, resource)
+        values (${profile}, ${r.id}, ${r.thread}, ${r.op}, 'pending', ${r.at}::timestamptz, ${operator}, ${noNul(textOf(r.resource))},
+                ${tx.json(r.resource as never)})
+        on conflict (profile, id) do nothing returning seq`;
+      if (inserted.length === 0) return;
+      const rev = await this.refresh(tx, profile, r.thread);
+      await notify(tx, { kind: 'message', profile, thread: r.thread, rev, id: r.id });
+    });
+  }
+
+  recordRefused(profile: string, r: MessageRecord): Promise<void> {
+    return this.tx(async (tx) => {
+      await this.lockId(tx, profile, r.id);
+      await this.lockThread(tx, profile, r.thread);
+      const gone = await tx`delete from pdesk.messages where profile = ${profile} and id = ${r.id} and via = 'pending' returning seq`;
+      if (gone.length === 0) return;
+      // A thread that only this message opened goes with it (as in the file store's view).
+      const dropped = await tx`delete from pdesk.threads t where profile = ${profile} and thread = ${r.thread} and status = 'open'
+        and owner is null
+        and not exists (select 1 from pdesk.messages m where m.profile = t.profile and m.thread = t.thread)
+        and not exists (select 1 from pdesk.assignments a where a.profile = t.profile and a.thread = t.thread)
+        returning thread`;
+      const rev = dropped.length
+        ? Number((await tx<[{ rev: string }]>`select nextval('pdesk.rev')::text as rev`)[0].rev)
+        : await this.refresh(tx, profile, r.thread);
+      await notify(tx, { kind: 'message', profile, thread: r.thread, rev, id: r.id });
+    });
   }
 
   private async insertRead(tx: Tx, profile: string, r: Extract<DeskRecord, { kind: 'read' }>, via: Via, operator?: string) {

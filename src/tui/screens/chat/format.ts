@@ -1,5 +1,6 @@
 /** Text helpers of the Chat screen: local times, message rows, word wrap. Server text goes through clean(). */
 import { localTimeText } from '../../../core/dates.js';
+import type { DeskMessage, DeskThread, Viewer } from '../../../core/store/types.js';
 import type { ThreadMessage, ThreadSummary } from '../../../core/threads/index.js';
 import { sanitize } from '../../../core/sanitize.js';
 import type { SortColumn } from '../../components/sort.js';
@@ -16,25 +17,24 @@ export function midTime(iso: string | undefined, now = new Date()): string {
   return clean(localTimeText(iso, thisYear ? 'MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm:ss'));
 }
 
-export const THREAD_WIDTHS = [14, 6, 6, 4, 11, 0] as const;
-export const THREAD_HEADER = ['THREAD', 'STATE', 'UNREAD', 'MSGS', 'LAST', 'TEXT'] as const;
+export const THREAD_WIDTHS = [14, 6, 10, 6, 4, 11, 0] as const;
+export const THREAD_HEADER = ['THREAD', 'STATE', 'OWNER', 'UNREAD', 'MSGS', 'LAST', 'TEXT'] as const;
 
 /** Thread column widths for these threads: the thread id in full when the row has room (the text gives way). */
 export function threadWidths(threads: readonly ThreadSummary[], width: number): number[] {
-  const idW = idWidth(
-    threads.map((t) => clean(t.thread)),
-    14,
-    width,
-    6 + 6 + 4 + 11 + 10 + 2 * 5,
-  );
+  // 10,000 threads: the id column is sized from the longest id, found without building a list of them.
+  let longest = '';
+  for (const t of threads) if (t.thread.length > longest.length) longest = t.thread;
+  const idW = idWidth([clean(longest)], 14, width, 6 + 10 + 6 + 4 + 11 + 10 + 2 * 6);
   return [idW, ...THREAD_WIDTHS.slice(1)];
 }
 
-export function threadRow(t: ThreadSummary, width: number, widths: readonly number[] = THREAD_WIDTHS): string {
+export function threadRow(t: DeskThread, width: number, widths: readonly number[] = THREAD_WIDTHS): string {
   return columns(
     [
       clean(t.thread),
       t.status,
+      clean(t.owner ?? ''),
       t.unread ? String(t.unread) : '',
       String(t.messages),
       shortTime(t.lastAt ?? t.closedAt),
@@ -45,9 +45,10 @@ export function threadRow(t: ThreadSummary, width: number, widths: readonly numb
   );
 }
 
-export const THREAD_COLUMNS: readonly SortColumn<ThreadSummary>[] = [
+export const THREAD_COLUMNS: readonly SortColumn<DeskThread>[] = [
   { key: 't', name: 'thread', value: (t) => t.thread },
   { key: 's', name: 'state', value: (t) => t.status },
+  { key: 'o', name: 'owner', value: (t) => t.owner ?? '' },
   { key: 'u', name: 'unread', value: (t) => t.unread, desc: true },
   { key: 'm', name: 'messages', value: (t) => t.messages, desc: true },
   { key: 'l', name: 'last', value: (t) => t.lastAt ?? t.closedAt, desc: true },
@@ -77,7 +78,7 @@ export function messageRow(m: ThreadMessage, width: number, widths: readonly num
       shortTime(m.sent ?? m.at),
       `${m.via === 'received' ? 'in' : 'out'} ${m.op}`,
       senderText(m),
-      m.unread ? 'unread' : m.read ? 'read' : '',
+      m.via === 'pending' ? '?' : m.unread ? 'unread' : m.read ? 'read' : '',
       clean(m.text),
     ],
     widths,
@@ -88,9 +89,19 @@ export function messageRow(m: ThreadMessage, width: number, widths: readonly num
 export const headerLine = (names: readonly string[], widths: readonly number[], width: number) => columns([...names], widths, width);
 
 /** The detail lines of a message (cleaned), its text wrapped to the width. */
-export function detailLines(m: ThreadMessage, width: number): string[] {
-  const dir = `${m.op} ${m.via} · ${m.from === 'portal' ? 'portal → practice' : 'practice → portal'}`;
-  const state = m.via === 'received' ? (m.read ? `read (marked ${m.readAt})` : 'unread') : m.read ? `read by them (${m.readAt})` : '';
+export function detailLines(m: DeskMessage | ThreadMessage, width: number): string[] {
+  const by = 'operator' in m && m.operator !== undefined ? ` by ${m.operator}` : '';
+  const dir = `${m.op} ${m.via === 'pending' ? 'sent' : m.via}${by} · ${m.from === 'portal' ? 'portal → practice' : 'practice → portal'}`;
+  const state =
+    m.via === 'pending'
+      ? 'outcome unknown: no answer recorded (it may have reached them)'
+      : m.via === 'received'
+        ? m.read
+          ? `read (marked ${m.readAt})`
+          : 'unread'
+        : m.read
+          ? `read by them (${m.readAt})`
+          : '';
   const when = m.sent ? `sent ${midTime(m.sent)}` : `recorded ${midTime(m.at)}`;
   const extra = [m.topic ? `topic ${m.topic}` : '', m.attachment ? `attachment ${m.attachment.title} (${m.attachment.contentType})` : '']
     .filter(Boolean)
@@ -109,10 +120,18 @@ export function detailLines(m: ThreadMessage, width: number): string[] {
  * `Chat › enc-100 · open · 2 messages · 1 unread · topic`: a thread id too long for the line is cut so that the
  * thread's state and counts stay in view (the topic goes first).
  */
-export function threadHead(summary: ThreadSummary | undefined, thread: string, topic: string | undefined, width: number): string {
+export function threadHead(
+  summary: (ThreadSummary & { owner?: string }) | undefined,
+  thread: string,
+  topic: string | undefined,
+  width: number,
+  viewers: readonly Viewer[] = [],
+): string {
   const id = clean(summary?.thread ?? thread);
   if (!summary) return fit(`Chat › ${id}`, width);
-  const state = ` · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}`;
+  const owner = summary.owner !== undefined ? ` · ${clean(summary.owner)}'s` : ' · unassigned';
+  const others = viewers.length ? ` · open by ${clean(viewers.map((v) => v.operator).join(', '))}` : '';
+  const state = ` · ${summary.status} · ${summary.messages} message${summary.messages === 1 ? '' : 's'}${summary.unread ? ` · ${summary.unread} unread` : ''}${owner}${others}`;
   const room = Math.max(8, width - 'Chat › '.length - state.length);
   const head = `Chat › ${fit(id, room)}${state}`;
   const more = topic ? ` · ${clean(topic)}` : '';

@@ -7,8 +7,8 @@ import { useMemo } from 'react';
 import { referenceLabel } from '../../../core/labels.js';
 import { sanitize } from '../../../core/sanitize.js';
 import type { ChatCommunication, EncounterClose } from '../../../core/schemas/chat.js';
-import type { ChatOp, StoreRecord, ThreadMessage, ThreadSummary } from '../../../core/threads/index.js';
-import { describeRecord } from '../../../core/threads/index.js';
+import type { ReplyHold } from '../../../core/store/recorded.js';
+import type { ChatOp, DeskEvent, DeskMessage, DeskThread } from '../../../core/store/types.js';
 import { Confirm } from '../../components/Confirm.js';
 import { Form } from '../../components/Form.js';
 import { ListView } from '../../components/ListView.js';
@@ -27,6 +27,7 @@ import {
   headerLine,
   messageRow,
   messageWidths,
+  senderText,
   shortTime,
   threadHead,
   threadRow,
@@ -45,13 +46,25 @@ const IN_A_THREAD = (what: string) => `${what} in a thread: Enter opens the sele
 /** `X` on a thread: its encounter's state and its messages' read markers. */
 const xrayThread = (thread: string) => ({ kind: 'thread' as const, thread });
 /** `y` on a message: the Communication as sent or received. */
-const rawMessage = (m: ThreadMessage) => ({
+const rawMessage = (m: DeskMessage) => ({
   title: `${m.op} ${m.via} message ${m.id} in ${m.thread}`,
   value: m.resource,
   name: `message-${m.id}`,
 });
-const lastLine = (r: StoreRecord | undefined) =>
-  r ? `last push ${shortTime(r.at)}: ${describeRecord(r).split(' ').slice(1).join(' ')}` : '';
+type Change = Exclude<DeskEvent, { kind: 'resync' | 'presence' | 'notification' }>;
+const CHANGE: Record<Change['kind'], string> = {
+  message: 'message',
+  read: 'read marker',
+  close: 'close',
+  assignment: 'owner',
+  reply: 'reply under way',
+};
+/** `last change 03-01 10:15: message in enc-100 (msg-100-2)`: the newest change an event told. */
+const lastLine = (l: { at: Date; event: Change } | undefined) =>
+  l
+    ? `last change ${shortTime(l.at.toISOString())}: ${CHANGE[l.event.kind]} in ${l.event.thread}${l.event.id ? ` (${l.event.id})` : ''}`
+    : '';
+const FILTER_TITLE = { all: '', mine: ' (mine)', unassigned: ' (unassigned)' } as const;
 
 export function ThreadsStep({ c, width, height, active }: StepProps) {
   const desk = useDesk();
@@ -65,31 +78,43 @@ export function ThreadsStep({ c, width, height, active }: StepProps) {
         help: 'write a message in any thread, a new one too (C1 or C3)',
         run: desk.guard('C1', 'a new message', c.openNew),
       },
+      { keys: ['a'], label: 'take', help: 'take the selected thread (it becomes yours)', run: c.takeSelected },
+      {
+        keys: ['f'],
+        label: c.filter === 'all' ? 'mine' : c.filter === 'mine' ? 'unassigned' : 'all',
+        help: 'show all threads, then yours, then those nobody owns',
+        run: c.nextFilter,
+      },
       {
         keys: ['x'],
         label: closed ? undefined : 'close chat',
         help: 'close the selected chat (C4), after a confirmation',
         run: desk.guard('C4', 'closing a chat', c.closeSelected),
       },
-      // The thread's own keys, asked for on the list: where they are.
-      {
-        keys: ['m'],
-        help: 'in a thread (Enter): mark the selected message read (C2)',
-        run: () => desk.info(IN_A_THREAD('m marks a message read')),
-      },
-      { keys: ['c'], help: 'in a thread (Enter): reply to its last message', run: () => desk.info(IN_A_THREAD('c replies')) },
+      // The thread's own keys, pressed on the list: where they are (its help lists them there, the list's has no room).
+      { keys: ['m'], run: () => desk.info(IN_A_THREAD('m marks a message read')) },
+      { keys: ['c'], run: () => desk.info(IN_A_THREAD('c replies')) },
     ],
     { active },
   );
-  const unread = c.summaries.reduce((n, t) => n + t.unread, 0);
+  const unread = useMemo(() => c.summaries.reduce((n, t) => n + t.unread, 0), [c.summaries]);
   const widths = useMemo(() => threadWidths(c.summaries, width - 2), [c.summaries, width]);
+  const where = threads.store?.where(desk.profile.name);
   const info = [
-    lastLine(threads.lastPush),
-    threads.warnings ? `${threads.warnings} unreadable line(s) skipped` : '',
-    threads.store ? `store ${threads.store.path}` : '',
+    threads.problem && threads.loaded ? threads.problem : '',
+    lastLine(threads.last),
+    threads.loaded && !threads.complete ? 'reading the older threads…' : '',
+    where ? `${threads.store?.engine === 'postgres' ? 'team store' : 'store'} ${where} · you are ${desk.operator}` : '',
   ]
     .filter(Boolean)
     .join(' · ');
+  const empty = !threads.loaded
+    ? (threads.problem ?? 'Reading the thread store…')
+    : c.filter === 'mine'
+      ? `No thread is yours (${desk.operator}): a takes the selected one, f shows the others.`
+      : c.filter === 'unassigned'
+        ? 'Every thread has an owner: f shows them all.'
+        : 'No threads in the store yet: they appear as messages are sent (n) or pushed to the receiver.';
   return (
     <>
       <Text color={desk.receiver ? 'cyan' : 'gray'} wrap="truncate">
@@ -103,30 +128,22 @@ export function ThreadsStep({ c, width, height, active }: StepProps) {
       <Text dimColor wrap="truncate">
         {fit(sanitize(info), width) || ' '}
       </Text>
-      <ListView<ThreadSummary>
+      <ListView<DeskThread>
         items={c.summaries}
         width={width}
         height={height - 2}
-        title={`Chat threads${unread ? ` — ${unread} unread` : ''}`}
+        title={`Chat threads${FILTER_TITLE[c.filter]}${unread ? ` — ${unread} unread` : ''}`}
         header={`  ${headerLine(THREAD_HEADER, widths, width - 2)}`}
         render={(t, w) => threadRow(t, w, widths)}
         itemKey={(t) => t.thread}
         onSelect={c.selectThread}
         onOpen={c.openThread}
         sort={{ columns: THREAD_COLUMNS }}
-        refreshedAt={threads.snapshot?.at}
-        raw={(t) => ({
-          title: `chat thread ${t.thread} (thread store)`,
-          value: { thread: t, messages: c.messagesOf(t.thread) },
-          name: `thread-${t.thread}`,
-        })}
+        refreshedAt={threads.at}
+        raw={(t) => ({ title: `chat thread ${t.thread} (desk store)`, value: t, name: `thread-${t.thread}` })}
         xray={(t) => xrayThread(t.thread)}
         active={active}
-        empty={
-          threads.loaded
-            ? 'No threads in the store yet: they appear as messages are sent (n) or pushed to the receiver.'
-            : 'Reading the thread store…'
-        }
+        empty={empty}
       />
     </>
   );
@@ -161,6 +178,12 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
         run: desk.guard('C4', 'closing a chat', c.closeShown),
       },
       { keys: ['n'], help: 'write a message with every field (C1 or C3)', run: desk.guard('C1', 'a new message', c.openNew) },
+      {
+        keys: ['a'],
+        label: summary?.owner === desk.operator ? undefined : 'take',
+        help: 'take this thread (it becomes yours)',
+        run: c.takeShown,
+      },
     ],
     { active },
   );
@@ -170,14 +193,14 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
   const detail = !composing && c.current ? detailLines(c.current, width) : [];
   const detailH = composing ? 0 : Math.min(Math.floor((height - 1) / 2), Math.max(4, detail.length + 1));
   const listH = Math.max(3, height - 1 - formH - detailH);
-  const head = threadHead(summary, thread, plan?.topic, width);
+  const head = threadHead(summary, thread, plan?.topic, width, c.viewers);
   const msgWidths = useMemo(() => messageWidths(width - 2, c.messages), [width, c.messages]);
   return (
     <>
       <Text color={closed ? 'red' : 'cyan'} wrap="truncate">
         {fit(head, width)}
       </Text>
-      <ListView<ThreadMessage>
+      <ListView<DeskMessage>
         items={c.messages}
         width={width}
         height={listH}
@@ -187,10 +210,10 @@ export function ThreadStep({ c, thread, width, height, active, composing }: Step
         itemKey={(m) => m.id}
         onSelect={c.selectMessage}
         sort={{ columns: MESSAGE_COLUMNS }}
-        refreshedAt={c.threads.snapshot?.at}
+        refreshedAt={c.openAt}
         raw={rawMessage}
         active={active}
-        empty="No messages in this thread (only its close is recorded)."
+        empty={c.openLoaded ? 'No messages in this thread (only its close is recorded).' : 'Reading the thread…'}
       />
       {composing ? null : <MessageDetail lines={detail} width={width} height={detailH} />}
       {composing && plan ? <ComposeForm c={c} width={width} height={formH} active={c.stack.top.kind === 'compose'} /> : null}
@@ -273,6 +296,76 @@ export function SendStep({ c, op, body, width, height, active }: StepProps & { o
       yesLabel={`send ${op}`}
       onYes={c.confirmSend}
       onNo={c.unconfirm}
+      width={width}
+      height={height}
+      active={active}
+    />
+  );
+}
+
+/** A reply the store held: what changed since the form was opened, and the question to send it all the same. */
+export function HeldStep({
+  c,
+  op,
+  body,
+  hold,
+  width,
+  height,
+  active,
+}: StepProps & { op: ChatOp; body: ChatCommunication; hold: ReplyHold }) {
+  const desk = useDesk();
+  const thread = body.encounter.identifier[0]?.value ?? '';
+  const n = hold.newMessages.length;
+  const why = [
+    n ? `${n === 1 ? 'a message' : `${n} messages`} came in after you opened the reply` : '',
+    hold.owner !== undefined ? `the thread is ${hold.owner}'s (it stays theirs)` : '',
+    hold.replying ? `${hold.replying.operator} is sending a reply to it` : '',
+  ].filter(Boolean);
+  const who = (m: DeskMessage) => (m.via === 'received' ? senderText(m) : (m.operator ?? 'another desk'));
+  return (
+    <Confirm
+      question={clean(`Not sent: ${why.join('; ')}. Send your reply (${op}) in ${thread} now?`)}
+      lines={[
+        ...hold.newMessages.map((m) => clean(`${shortTime(m.at)} ${m.via === 'received' ? 'in ' : 'out'} ${m.op} ${who(m)}: ${m.text}`)),
+        ...(hold.replying
+          ? [clean(`${hold.replying.operator} started a reply at ${shortTime(hold.replying.since)}: wait until it shows, then confirm.`)]
+          : []),
+        '',
+        ...body.payload.map((p) => clean(`Your reply: ${p.contentString}`)),
+        clean(`(you are ${desk.operator}; n goes back to the form)`),
+      ]}
+      yesLabel={`send ${op}`}
+      onYes={c.confirmSend}
+      onNo={c.unconfirm}
+      width={width}
+      height={height}
+      active={active}
+    />
+  );
+}
+
+/** Another operator owns the thread: asked before a reply is written to it, or before it is taken. */
+export function OwnedStep({
+  c,
+  thread,
+  owner,
+  to,
+  width,
+  height,
+  active,
+}: StepProps & { thread: string; owner: string; to: 'reply' | 'take' }) {
+  return (
+    <Confirm
+      question={clean(
+        to === 'reply' ? `Thread ${thread} is ${owner}'s. Reply anyway? It stays ${owner}'s.` : `Thread ${thread} is ${owner}'s. Take it?`,
+      )}
+      lines={[
+        clean(to === 'reply' ? `${owner} may be answering it: read the thread first.` : `It becomes yours; ${owner} sees the change.`),
+      ]}
+      yesLabel={to === 'reply' ? 'reply anyway' : 'take it'}
+      notAWrite
+      onYes={c.confirmOwned}
+      onNo={() => c.stack.pop()}
       width={width}
       height={height}
       active={active}

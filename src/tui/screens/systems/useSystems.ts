@@ -49,6 +49,7 @@ export function useSystems(): Systems {
   current.current = desk.profile;
   const list = settings.listProfiles;
   const dir = desk.configDir;
+  const team = desk.store?.engine === 'postgres' ? desk.store : undefined;
 
   /** Read the profile list again and start a round of probes for every profile not already probing. */
   const refresh = useCallback(() => {
@@ -80,7 +81,13 @@ export function useSystems(): Systems {
       // The core module loads lazily: the Systems screen costs nothing until it is shown.
       const { SystemsMonitor } = await import('../../../core/systems/monitor.js');
       if (!alive) return;
-      const m = new SystemsMonitor({ dir, timeoutMs: settings.probeTimeoutMs, onChange: (s) => alive && setStatuses(s) });
+      const m = new SystemsMonitor({
+        dir,
+        // Chat counts from the team store when the desk has one (the journals stay in the config folder).
+        ...(team ? { store: team } : {}),
+        timeoutMs: settings.probeTimeoutMs,
+        onChange: (s) => alive && setStatuses(s),
+      });
       monitor.current = m;
       refresh();
       timer = setInterval(refresh, (settings.systemsRefreshS ?? REFRESH_S) * 1000);
@@ -93,7 +100,7 @@ export function useSystems(): Systems {
       monitor.current = undefined;
       void m?.close();
     };
-  }, [dir, settings.probeTimeoutMs, settings.systemsRefreshS, refresh]);
+  }, [dir, team, settings.probeTimeoutMs, settings.systemsRefreshS, refresh]);
 
   // The desk's own profile probed here: the header's connection light says what the probe found, so it
   // never reads "not checked" beside a row that says ok.

@@ -62,7 +62,7 @@ describe.skipIf(!pgInstalled)('team store migrations', () => {
         await tx`insert into pdesk.schema_migrations (version, name, checksum, applied_by) values (1, ${MIGRATIONS[0]!.name}, ${checksumOf(MIGRATIONS[0]!)}, 'old')`;
         await tx`insert into pdesk.audit (profile, operator, at, method, url, outcome, status, ms) values ('p', 'alice', now(), 'POST', 'https://x.test/', 'answered', 201, 5)`;
       });
-      expect((await schemaState(sql)).pending.map((m) => m.version)).toEqual([2]);
+      expect((await schemaState(sql)).pending.map((m) => m.version)).toEqual(MIGRATIONS.slice(1).map((m) => m.version));
     } finally {
       await sql.end();
     }

@@ -14,10 +14,25 @@ view.apply(readRecord('sent', 'm-1', buildReadMarker(testProfile(), new Date(202
 view.apply(closeRecord('received', 'enc-2', buildEncounterClose(testProfile(), 'enc-2')));
 
 describe('chat format', () => {
-  it('a thread row shows state, unread and message counts; a closed thread without messages says so', () => {
-    const [open, closed] = [view.summary('enc-1')!, view.summary('enc-2')!];
-    expect(threadRow(open, 80)).toMatch(/^enc-1\s+open\s+1\s+\d\d-\d\d \d\d:\d\d\s+Your results are in\.$/);
+  it('a thread row shows state, owner, unread and message counts; a closed thread without messages says so', () => {
+    const [open, closed] = [view.deskThread('enc-1')!, view.deskThread('enc-2')!];
+    expect(threadRow(open, 100)).toMatch(/^enc-1\s+open\s+1\s+\d\d-\d\d \d\d:\d\d\s+Your results are in\.$/);
+    expect(threadRow({ ...open, owner: 'alice' }, 100)).toMatch(/^enc-1\s+open\s+alice\s+1\s+\d\d-\d\d \d\d:\d\d\s+Your results/);
     expect(threadRow(closed, 80)).toMatch(/^enc-2\s+closed\s+0\s+.*\(closed\)$/);
+  });
+
+  it('the thread head names the owner and who else has it open; a pending message is marked and explained', () => {
+    const head = threadHead({ ...view.deskThread('enc-1')!, owner: 'alice' }, 'enc-1', undefined, 100, [
+      { operator: 'bob', seenAt: new Date().toISOString() },
+    ]);
+    expect(head).toBe("Chat › enc-1 · open · 1 message · alice's · open by bob");
+    expect(threadHead(view.deskThread('enc-2'), 'enc-2', undefined, 100)).toBe('Chat › enc-2 · closed · 0 messages · unassigned');
+    const m = { ...view.deskMessages('enc-1')![0]!, via: 'pending' as const, operator: 'alice' };
+    expect(messageRow(m, 80)).toMatch(/out C3\s+PractitionerRole\/1001\s+\?\s+Your results/);
+    expect(detailLines(m, 100)[0]).toBe(
+      'C3 sent by alice · practice → portal · outcome unknown: no answer recorded (it may have reached them) · recorded ' +
+        detailLines(m, 100)[0]!.split(' · recorded ')[1],
+    );
   });
 
   it('a message row and its detail: direction, sender, read state, text cleaned and wrapped', () => {
@@ -53,6 +68,6 @@ describe('chat format', () => {
     const head = threadHead(v.summary(id), id, 'Lab results', 80);
     expect(head.length).toBeLessThanOrEqual(80);
     expect(head).toMatch(/^Chat › enc-7+… · open · 1 message · 1 unread/);
-    expect(threadHead(v.summary(id), id, 'Lab results', 200)).toBe(`Chat › ${id} · open · 1 message · 1 unread · Lab results`);
+    expect(threadHead(v.summary(id), id, 'Lab results', 200)).toBe(`Chat › ${id} · open · 1 message · 1 unread · unassigned · Lab results`);
   });
 });
