@@ -49,13 +49,12 @@ const builtinDynamicImports = {
 /**
  * In dist/cli.cjs, what only the other builds' commands load (the TUI, the sandbox, the receiver, the bulk send,
  * `pdesk check`'s suite and `pdesk doctor`'s steps, undici, Ink, React, conf): a stub that says so if it is ever
- * reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it. So
- * does the team store on PostgreSQL and its driver: with a team store configured, every command that reads or
+ * reached (the write audit trail's durable log is src/core/durable-log.ts, not the bulk journal). The team store on
+ * PostgreSQL and its driver stay in: with a team store configured, every command that reads or
  * writes the desk's store (threads, the audit trail of every write) uses it, from whichever build runs it; without
  * one it is never evaluated (a module imported with `await import()` runs on first use).
  */
 const NOT_ONE_SHOT = /^(undici(\/.*)?|ink|react|conf)$|^src\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor)\//;
-const ONE_SHOT_TOO = /^src\/core\/bulk\/journals?(\.js)?$/;
 
 /**
  * A plugin that leaves the modules matching `pattern` (and not `keep`) out of `file`: a package by its name, one of
@@ -80,13 +79,7 @@ module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeo
     },
   };
 }
-const notOneShot = leaveOut(
-  'not-one-shot',
-  NOT_ONE_SHOT,
-  ONE_SHOT_TOO,
-  'the one-shot bundle (dist/cli.cjs)',
-  'dist/tui.cjs or dist/main.js',
-);
+const notOneShot = leaveOut('not-one-shot', NOT_ONE_SHOT, undefined, 'the one-shot bundle (dist/cli.cjs)', 'dist/tui.cjs or dist/main.js');
 
 /**
  * esbuild's `__toESM` wraps a CommonJS module for an ES module that imports it, copying every export into a

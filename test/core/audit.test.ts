@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditLog, auditPath, completionLine, intentLine, osUser, readAudit, redactBody } from '../../src/core/audit.js';
-import { bootId } from '../../src/core/bulk/journal.js';
+import { bootId } from '../../src/core/durable-log.js';
 import { PdeskClient } from '../../src/core/client.js';
 import { ConfigError, HttpError, NetworkError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';

@@ -58,12 +58,11 @@ import {
 import {
   JOURNAL_KIND,
   JOURNAL_VERSION,
-  JournalWriter,
   RowState,
-  bootId,
   isUncertain,
   loadJournal,
   lockJournal,
+  openJournal,
   rowHash,
   shortHash,
   type JournalHeader,
@@ -71,6 +70,7 @@ import {
   type RowTable,
 } from './journal.js';
 import type { AuditIntentLike as AuditIntent } from '../audit.js';
+import { bootId } from '../durable-log.js';
 import { RateLimiter, type RateState } from './rate.js';
 import { compileTemplate, type Template } from './template.js';
 
@@ -533,7 +533,7 @@ export class BulkSend {
       failedOut.write(csvLine([String(row), status === undefined ? '' : String(status), reason, ...fields], this.delimiter));
     };
 
-    const writer = await JournalWriter.open(
+    const writer = await openJournal(
       this.journalPath,
       this.journalHeader
         ? undefined
@@ -741,7 +741,7 @@ export class BulkSend {
           // back as sending (uncertain) at worst.
           // A team store's mark is a transaction of its own, committed before the request leaves.
           const marking = row.intent?.start();
-          let unwritten = await writer.noteAtWrite({ row: row.n, hash: row.hash, state: 'started' });
+          let unwritten = await writer.recordAtWrite({ row: row.n, hash: row.hash, state: 'started' });
           if (!unwritten && marking)
             unwritten = await marking.then(
               () => undefined,

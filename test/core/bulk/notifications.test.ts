@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileS
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bootId, rowHash, shortHash } from '../../../src/core/bulk/journal.js';
+import { rowHash, shortHash } from '../../../src/core/bulk/journal.js';
+import { bootId } from '../../../src/core/durable-log.js';
 import { DEFAULT_CONCURRENCY, classify, failedCsvPath } from '../../../src/core/bulk/notifications.js';
 import { type ClientOptions, PdeskClient } from '../../../src/core/client.js';
 import type { Profile } from '../../../src/profiles/schema.js';
