@@ -11,7 +11,7 @@ import type { StoreSelection } from '../core/store/select.js';
 import type { DeskStore } from '../core/store/types.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from '../core/profile/schema.js';
 import type { ProfileStore } from '../profiles/store.js';
 import { ContractError, UsageError } from '../core/errors.js';
 import { type IO, systemIO } from './io.js';

@@ -12,7 +12,7 @@ import { DryRunStop } from '../core/client.js';
 import { ExitCode, FieldError, PdeskError } from '../core/errors.js';
 import { redact, secretScope } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import { forgetCommandSecrets } from '../profiles/secrets.js';
+import { forgetCommandSecrets } from '../core/profile/secrets.js';
 import { commands } from './commands/index.js';
 import type { Context, Deps } from './context.js';
 import { START_HERE, formatHelp, helpFirst } from './help.js';

@@ -35,7 +35,7 @@ import { hash, randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from './profile/schema.js';
 import { type Batch, DurableLog, bootId } from './durable-log.js';
 import { ConfigError } from './errors.js';
 import { isoTime } from './iso-time.js';

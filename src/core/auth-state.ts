@@ -5,8 +5,8 @@
  * Nothing secret is in it. `accessToken` is the one function that hands a token out (`pdesk auth token`).
  */
 import { X509Certificate } from 'node:crypto';
-import type { AuthConfig, Profile, TlsConfig } from '../profiles/schema.js';
-import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
+import type { AuthConfig, Profile, TlsConfig } from './profile/schema.js';
+import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from './profile/secrets.js';
 import { authHeader, oauthTokenExpiry, oauthTokenScope } from './auth.js';
 import { ConfigError, PdeskError, UsageError } from './errors.js';
 import type { Party } from './ops.js';

@@ -2,8 +2,8 @@
  * Authentication per party (decisions.md §11): none, bearer (env, command, stored), basic, and OAuth2 client
  * credentials (client secret or private-key JWT), the token cached until shortly before it expires.
  */
-import type { AuthConfig } from '../profiles/schema.js';
-import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
+import type { AuthConfig } from './profile/schema.js';
+import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from './profile/secrets.js';
 import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { REDACTED, redact, registerSecret } from './redact.js';
 import type { RawResponse, TlsFiles } from './transport.js';

@@ -3,9 +3,9 @@
  * sends through the Transport (or describes the request for --dry-run), maps answers to typed errors
  * (HttpError with its OperationOutcome, ContractError for a non-JSON success body) and follows next links.
  */
-import { type Profile, isProduction } from '../profiles/schema.js';
+import { type Profile, isProduction } from './profile/schema.js';
 import type { OpId, Party } from './ops.js';
-import { readPemFile } from '../profiles/secrets.js';
+import { readPemFile } from './profile/secrets.js';
 import { authHeader } from './auth.js';
 import {
   ConfigError,

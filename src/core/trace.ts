@@ -12,7 +12,7 @@
  * (`$PDESK_PRACTICE_TOKEN`, `$PDESK_PORTAL_PASSWORD`…), named in a comment at the top.
  */
 import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from './profile/schema.js';
 import type { Exchange, ExchangeStart } from './client.js';
 import { UsageError } from './errors.js';
 import { parseNdjson } from './ndjson.js';

@@ -17,7 +17,7 @@ import { HttpError, NetworkError, PdeskError, UsageError } from '../core/errors.
 import type { OpId } from '../core/ops.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import { type Profile, isProduction } from '../profiles/schema.js';
+import { type Profile, isProduction } from '../core/profile/schema.js';
 import { TypedConfirmation } from './components/Confirm.js';
 import { useKeys } from './keys/useKeys.js';
 

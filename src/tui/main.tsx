@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ConfigError, PdeskError, UsageError } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import { Profile } from '../profiles/schema.js';
+import { Profile } from '../core/profile/schema.js';
 import { Root, type StartedSandbox } from './app.js';
 import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './terminal.js';
 

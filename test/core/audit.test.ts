@@ -14,7 +14,7 @@ import { bootId } from '../../src/core/durable-log.js';
 import { PdeskClient } from '../../src/core/client.js';
 import { ConfigError, HttpError, NetworkError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { tempDir } from '../helpers/config.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { accessToken, authState } from '../../src/core/auth-state.js';
 import { forgetTokens } from '../../src/core/auth.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { tempDir } from '../helpers/config.js';
 import { stubServer } from '../helpers/http.js';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DryRunStop, PdeskClient, type RequestDescription } from '../../src/core/client.js';
 import { ConfigError, ExitCode, type PdeskError } from '../../src/core/errors.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
 
 function client(baseUrl: string, practice: Record<string, unknown> = {}) {

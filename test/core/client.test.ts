@@ -10,7 +10,7 @@ import { ContractError, ExitCode, HttpError, IncompleteListError } from '../../s
 import { setDefaultTransport } from '../../src/core/transport-default.js';
 import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { makeCertificates } from '../helpers/certs.js';
 import { closeAfterEach, listening, stubServer } from '../helpers/http.js';
 

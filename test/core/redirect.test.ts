@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PdeskClient } from '../../src/core/client.js';
 import { ExitCode, RedirectError } from '../../src/core/errors.js';
 import { MAX_REDIRECTS, followRedirect, isRedirect, profileFix } from '../../src/core/redirect.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
 
 const TOKEN = 'redirect-test-token-9911';

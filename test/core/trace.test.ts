@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/core/client.js';
 import { registerSecret } from '../../src/core/redact.js';
 import { TraceWriter, curlScript, parseTrace, shellQuote } from '../../src/core/trace.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { tempDir } from '../helpers/config.js';
 

@@ -2,7 +2,7 @@
  * Appointment API (practice system provides), both 2.0.0 and 1.0.0:
  * A1 appointment types · A2 practitioner roles · A3 schedules · A4 slots · A5 appointments · A6 create · A7 cancel.
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
 import { createdId } from '../created.js';
 import { utcInstant } from '../dates.js';

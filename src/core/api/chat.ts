@@ -2,7 +2,7 @@
  * Chat API: C1 send to the practice system · C2 mark read · C3 send to the portal · C4 close a chat.
  * Bodies per decisions.md §6–§7.
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import type { CallOptions, PdeskClient } from '../client.js';
 import { createdId } from '../created.js';
 import { localNoOffset } from '../dates.js';

@@ -2,7 +2,7 @@
  * Medication API (practice system provides): M1 list · M2 get · M3 order (a reorder, decisions.md §10) ·
  * M4 search pharmacies.
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { type CallOptions, type PdeskClient, readPages } from '../client.js';
 import { createdId } from '../created.js';
 import { addDaysToDay, daysBetween, localDay, withOffset } from '../dates.js';

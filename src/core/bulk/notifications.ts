@@ -29,7 +29,7 @@
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { buildNotification } from '../api/notifications.js';
 import {
   BodyError,

@@ -11,7 +11,7 @@ import { type ClientOptions, type Exchange, PdeskClient } from '../client.js';
 import { ContractError, HttpError, NetworkError, PdeskError, statusLine } from '../errors.js';
 import type { Transport } from '../transport.js';
 import { ReadBudget } from '../bounds.js';
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { buildCancellation, typedReference } from '../api/appointments.js';
 import { dialectOf, searchReference } from '../api/dialect.js';
 import { Appointment } from '../schemas/appointment.js';

@@ -17,7 +17,7 @@ import { referenceLabel } from '../../../src/core/labels.js';
 import type { PdeskClient } from '../../../src/core/client.js';
 import { BodyError, ContractError, UsageError } from '../../../src/core/errors.js';
 import { resolveRoute } from '../../../src/core/routes.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { fieldErrorOf, flagOf } from '../../helpers/errors.js';
 

@@ -6,7 +6,7 @@ import { rowHash, shortHash } from '../../../src/core/bulk/journal.js';
 import { bootId } from '../../../src/core/durable-log.js';
 import { DEFAULT_CONCURRENCY, classify, failedCsvPath } from '../../../src/core/bulk/notifications.js';
 import { type ClientOptions, PdeskClient } from '../../../src/core/client.js';
-import type { Profile } from '../../../src/profiles/schema.js';
+import type { Profile } from '../../../src/core/profile/schema.js';
 import { HttpError, NetworkError } from '../../../src/core/errors.js';
 import { csvFile, failedRows, journalLines, journalOf, peopleCsv, posts, received, sandbox, send, until } from '../../helpers/bulk.js';
 import { run as runPdesk, tempDir, writeProfiles } from '../../helpers/run.js';

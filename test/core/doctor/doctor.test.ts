@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type DoctorReport, runDoctor } from '../../../src/core/doctor/index.js';
-import type { ProfileInput } from '../../../src/profiles/schema.js';
+import type { ProfileInput } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 import { makeCertificates } from '../../helpers/certs.js';

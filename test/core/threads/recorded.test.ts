@@ -7,7 +7,7 @@ import { buildChatMessage, buildEncounterClose } from '../../../src/core/api/cha
 import { PdeskClient } from '../../../src/core/client.js';
 import { openThreadStore } from '../../../src/core/threads/index.js';
 import { NotRecordedError, closeRecorded, sendRecorded } from '../../../src/core/threads/recorded.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 

@@ -15,7 +15,7 @@ import {
 import { type RateState, parseRate } from '../../../core/bulk/rate.js';
 import { PdeskError, UsageError } from '../../../core/errors.js';
 import { resolveRoute } from '../../../core/routes.js';
-import { isProduction } from '../../../profiles/schema.js';
+import { isProduction } from '../../../core/profile/schema.js';
 import type { Context } from '../../context.js';
 import type { Signal } from '../../io.js';
 import { flagOf, positiveInt } from '../../options.js';

@@ -8,7 +8,7 @@ import { type SlotQuery, bookingFromSlot, buildAppointment, slotIsPast, utcParts
 import { parseDay } from '../../../core/dates.js';
 import { FieldError } from '../../../core/errors.js';
 import type { AppointmentCreate, Slot } from '../../../core/schemas/appointment.js';
-import type { Profile } from '../../../profiles/schema.js';
+import type { Profile } from '../../../core/profile/schema.js';
 import { clean } from '../../format.js';
 
 /** The statuses a booking may ask for; the first is the default. */

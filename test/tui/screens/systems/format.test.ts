@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemStatus } from '../../../../src/core/systems/index.js';
-import { Profile } from '../../../../src/profiles/schema.js';
+import { Profile } from '../../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { systemsLayout } from '../../../../src/tui/screens/systems/format.js';
 

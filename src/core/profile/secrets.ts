@@ -3,8 +3,8 @@
  * profile (discouraged). Every resolved secret is registered for redaction before it is used.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../core/errors.js';
-import { registerSecret } from '../core/redact.js';
+import { ConfigError } from '../errors.js';
+import { registerSecret } from '../redact.js';
 
 const commandCache = new Map<string, string>();
 
