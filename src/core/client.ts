@@ -587,10 +587,12 @@ export class PdeskClient {
       };
       if (observe) observe({ ...this.exchangeRequest(d, bodyText, started), ms: Date.now() - started, error });
       // Say what to check: the server, and which setting of which profile points at it.
-      if (e instanceof NetworkError && e.code !== 'ABORTED')
+      if (e instanceof NetworkError && e.code !== 'ABORTED') {
         e.details.push(
-          `Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}" (pdesk profile show ${this.profile.name}).`,
+          `Check that the ${party === 'practice' ? 'practice system' : 'portal'} is running and the ${party} base URL of profile "${this.profile.name}".`,
         );
+        e.hint({ kind: 'profile', profile: this.profile.name, setting: `${party}.baseUrl` });
+      }
       // A write that got no answer (or was abandoned) is completed too, with the error.
       if (audit && intent)
         await this.complete(audit, intent, o, { error, ms: Date.now() - started })?.catch((ae: unknown) => {

@@ -19,6 +19,7 @@ import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { type Profile, isProduction } from '../core/profile/schema.js';
 import { TypedConfirmation } from './components/Confirm.js';
+import { hintText } from './hints.js';
 import { useKeys } from './keys/useKeys.js';
 
 export type Connection = 'unknown' | 'online' | 'offline';
@@ -150,13 +151,15 @@ export function useDeskStatus(): DeskStatus {
   return useContext(StatusContext);
 }
 
-/** Status-line text of an error: the sentence, then detail lines (OperationOutcome issues), without the request line. */
-/** An error as status-line text: sanitised (server text) and redacted (a server may quote a credential). */
+/**
+ * An error as status-line text: the sentence, then detail lines (OperationOutcome issues) without the request line,
+ * then core's hints; sanitised (server text) and redacted (a server may quote a credential).
+ */
 export function errorText(e: unknown): string {
   if (typeof e === 'string') return redact(sanitize(e));
   if (e instanceof PdeskError) {
     const details = e.details.filter((d) => !/^request: /.test(d));
-    return redact(sanitize([e.message, ...details].join(' · ')));
+    return redact(sanitize([e.message, ...details, ...e.hints.map(hintText)].join(' · ')));
   }
   return redact(sanitize(`Unexpected error: ${(e as Error)?.message ?? String(e)}`));
 }

@@ -213,7 +213,9 @@ describe('network errors', () => {
     expect(r.code).toBe(5);
     expect(r.stderr.split('\n')[0]).toBe(`pdesk: Cannot reach ${deadOrigin} (connection refused).`);
     expect(r.stderr).toContain(`GET ${deadOrigin}/practice/ValueSet?service-category=gp`);
-    expect(r.stderr).toMatch(/Check that the practice system is running and the practice base URL of profile "\S+"/);
+    expect(r.stderr).toMatch(/Check that the practice system is running and the practice base URL of profile "\S+"\.\n/);
+    // Core's hint, in the command line's words.
+    expect(r.stderr).toMatch(/\n {2}Its settings \(practice\.baseUrl\): pdesk profile show \S+\n/);
     noStack(r);
   });
 

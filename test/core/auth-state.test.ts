@@ -90,7 +90,7 @@ describe('authState', () => {
     const offline = await authState(p, { env: { ACME_SECRET: 'x' }, offline: true });
     expect(offline.parties[0]).toMatchObject({
       resolves: true,
-      problem: 'no token was requested (--dry-run)',
+      problem: 'no token was requested (a dry run)',
       token: { scopes: ['system/*.read'] },
     });
     expect(stub.received).toHaveLength(1);

@@ -97,8 +97,8 @@ export function slotQuery(profile: Profile, q: SlotQuery): Array<[string, string
   if (v === '1.0.0' && q.schedule) throw new FieldError('schedule', 'needs appointment API 2.0.0; this profile uses 1.0.0');
   if (v === '1.0.0' && q.status) throw new FieldError('status', 'needs appointment API 2.0.0; this profile uses 1.0.0');
   if (v === '2.0.0' && q.practitioners?.length)
-    throw new FieldError('practitioner', 'needs appointment API 1.0.0; this profile uses 2.0.0 (use {schedule})');
-  if (q.from > q.to) throw new FieldError('from', `(${q.from}) is after {to} (${q.to})`);
+    throw new FieldError('practitioner', 'needs appointment API 1.0.0; this profile uses 2.0.0 (use {{schedule}})');
+  if (q.from > q.to) throw new FieldError('from', `(${q.from}) is after {{to}} (${q.to})`);
   const query: Array<[string, string]> = [
     ['service-category', q.serviceCategory],
     ['schedule.date', `ge${q.from}`],

@@ -66,7 +66,7 @@ export function buildReorder(profile: Profile, r: MedicationRequest, input: Reor
   const length = stated >= 0 ? stated : 30;
   const start = input.start ?? localDay(now);
   const end = input.end ?? addDaysToDay(start, length);
-  if (end < start) throw new FieldError('end', `(${end}) is before {start} (${start})`);
+  if (end < start) throw new FieldError('end', `(${end}) is before {{start}} (${start})`);
   const quantity = r.dispenseRequest?.initialFill?.quantity;
   if (!quantity && input.quantity === undefined)
     throw new FieldError('quantity', `is needed: medication request ${r.id} has no dispenseRequest.initialFill.quantity`);

@@ -6,17 +6,17 @@
 import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
 import { finished } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
-import { UsageError } from '../errors.js';
+import { FieldError } from '../errors.js';
 
 export type Delimiter = ',' | ';' | '\t';
 
-/** Read the start of a file (enough for a header line). */
-function head(path: string, option: string, bytes = 64 * 1024): string {
+/** Read the start of a file (enough for a header line); `field` names the file in errors. */
+function head(path: string, field: string, bytes = 64 * 1024): string {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new UsageError(`${option}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+    throw new FieldError(field, `names ${path}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
   try {
     const buf = Buffer.alloc(bytes);
@@ -42,8 +42,8 @@ export function detectDelimiter(text: string): Delimiter {
   return best;
 }
 
-export function detectFileDelimiter(path: string, option = '--csv'): Delimiter {
-  return detectDelimiter(head(path, option));
+export function detectFileDelimiter(path: string, field = 'csv'): Delimiter {
+  return detectDelimiter(head(path, field));
 }
 
 /** What `openCsv` reads of the file at a time, unless told: a pass over the whole file with nothing else to do. */

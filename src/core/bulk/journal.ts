@@ -13,7 +13,7 @@ import { closeSync, createReadStream, existsSync, fsyncSync, openSync, readSync,
 import { hostname } from 'node:os';
 import { createInterface } from 'node:readline';
 import { DurableLog, bootId } from '../durable-log.js';
-import { PdeskError, UsageError } from '../errors.js';
+import { FieldError, PdeskError, UsageError } from '../errors.js';
 import { LockHeld, acquireLockNow } from '../lockfile.js';
 import { isoTime } from '../iso-time.js';
 
@@ -162,8 +162,8 @@ function firstLine(path: string): { text: string; terminated: boolean } {
   }
 }
 
-function notAJournal(path: string): UsageError {
-  return new UsageError(`--journal ${path} is not a pdesk notifications journal; name a new file or the journal of this CSV.`);
+function notAJournal(path: string): FieldError {
+  return new FieldError('journal', `${path} is not the journal of a pdesk bulk send; name a new file or the journal of this CSV`);
 }
 
 /** Check the header line, cut a torn last line (with a warning), then read every record into a RowTable. */
@@ -172,7 +172,7 @@ export async function loadJournal(o: OpenJournalOptions): Promise<LoadedJournal>
     return await readJournal(o);
   } catch (e) {
     if (e instanceof PdeskError) throw e;
-    throw new UsageError(`--journal: cannot read ${o.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    throw new FieldError('journal', `names ${o.path}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
 }
 
@@ -194,11 +194,12 @@ async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
   }
   if (header) {
     if (header.version !== JOURNAL_VERSION)
-      throw new UsageError(`--journal ${o.path} was written by another version of pdesk (journal version ${header.version}).`);
+      throw new FieldError('journal', `${o.path} was written by another version of pdesk (journal version ${header.version})`);
     if (header.template !== o.templateHash)
-      throw new UsageError(
-        `The journal ${o.path} was written for another --text, --topic or --email-column; refusing to mix two sends in one journal.`,
-        ['Run again with the original options, or pass --journal <new file> to start a separate send.'],
+      throw new FieldError(
+        'journal',
+        `${o.path} was written for another {{text}}, {{topic}} or {{emailColumn}}; refusing to mix two sends in one journal`,
+        ['Run again with the original text, topic and email column, or give {{journal}} a new file to start a separate send.'],
       );
   }
 
@@ -258,8 +259,8 @@ async function readJournal(o: OpenJournalOptions): Promise<LoadedJournal> {
     if (state === RowState.sending) {
       const prev = rows.state(rec.row);
       before.set(rec.row, prev);
-      // A row an earlier run may have delivered stays uncertain until an outcome is recorded: a rerun with
-      // --resend-uncertain that journaled it and then stopped before its request does not make it "never sent".
+      // A row an earlier run may have delivered stays uncertain until an outcome is recorded: a rerun that resends
+      // uncertain rows and journaled it and then stopped before its request does not make it "never sent".
       if (isUncertain(prev)) state = prev;
       else if (sameBoot) state = RowState.queued;
     } else if (rec.state === 'cancelled' || rec.state === 'throttled') {
@@ -281,7 +282,8 @@ export function lockJournal(path: string): () => void {
   try {
     return acquireLockNow(lock);
   } catch (e) {
-    if (!(e instanceof LockHeld)) throw new UsageError(`--journal: cannot create ${lock} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+    if (!(e instanceof LockHeld))
+      throw new FieldError('journal', `names ${path}, whose lock ${lock} cannot be created (${(e as NodeJS.ErrnoException).code ?? e})`);
     if (e.owner)
       throw new UsageError(
         `The journal ${path} is in use by another pdesk (pid ${e.owner.pid}${e.owner.host !== hostname() ? ` on ${e.owner.host}` : ''}); wait for it to finish or stop it first.`,
@@ -317,7 +319,7 @@ export class JournalWriter extends DurableLog {
 export async function openJournal(path: string, header: JournalHeader | undefined): Promise<JournalWriter> {
   return JournalWriter.open(path, {
     what: 'journal',
-    openError: (e) => new UsageError(`--journal: cannot write ${path} (${e.code ?? e}).`),
+    openError: (e) => new FieldError('journal', `names ${path}, which cannot be written (${e.code ?? e})`),
     lost: ['Rows whose outcome was not recorded are reported as uncertain by the next run.'],
     first: header && JSON.stringify(header),
   });

@@ -79,7 +79,7 @@ export async function runSuite(o: SuiteOptions): Promise<CheckReport> {
     transport: o.transport,
     log: o.log,
     readOnly: !write,
-    readOnlyWhy: write ? undefined : 'pdesk check without --write',
+    readOnlyWhy: write ? undefined : 'a check without writes',
     env: o.env,
     audit: o.audit,
     // The run's searches read at most the profile's read bounds in all (decisions.md §3, "Bounds").

@@ -99,7 +99,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     const client = new PdeskClient(p, {
       transport: o.transport,
       readOnly: true,
-      readOnlyWhy: 'pdesk doctor',
+      readOnlyWhy: 'the doctor only reads',
       env: o.env,
       observe: (e) => {
         exchanges.push(e);

@@ -122,11 +122,11 @@ describe('journal', () => {
     const w = await openJournal(path, header);
     await w.close();
     await expect(loadJournal({ ...base(path), templateHash: 'bbbbbbbbbbbbbbbb' })).rejects.toThrow(
-      /written for another --text, --topic or --email-column/,
+      /written for another text, topic or emailColumn; refusing to mix two sends in one journal/,
     );
     const other = join(tmp(), 'other.txt');
     writeFileSync(other, 'hello\nworld\n');
-    await expect(loadJournal(base(other))).rejects.toThrow(/is not a pdesk notifications journal/);
+    await expect(loadJournal(base(other))).rejects.toThrow(/is not the journal of a pdesk bulk send/);
     expect(readFileSync(other, 'utf8')).toBe('hello\nworld\n'); // left untouched
   });
 

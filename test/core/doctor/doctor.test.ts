@@ -350,7 +350,7 @@ test('a torn thread store and a journal with an uncertain row are warnings; fail
     expect.stringMatching(/the last line \(2\) is incomplete, a write torn by a crash and never acknowledged; skipped\.$/),
   ]);
   expect(texts(r, 'journals', 'warning')).toEqual([
-    `${journal}: 1 rows may have been sent without an answer recorded; check them with the portal, then rerun the send (with --resend-uncertain to send them again).`,
+    `${journal}: 1 rows may have been sent without an answer recorded; check them with the portal, then rerun the send, resending uncertain rows to send them again.`,
   ]);
   expect(texts(r, 'journals', 'info')).toEqual([`${journal}: 1 rows failed; a rerun of the send tries them again.`]);
   expect(readFileSync(journal, 'utf8').split('\n')).toHaveLength(5); // read only: nothing appended or cut

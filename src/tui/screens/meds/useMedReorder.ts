@@ -68,7 +68,7 @@ export function inputOf(v: FormValues, now = new Date()): ReorderInput {
   input.start = parseDay((v.start ?? '').trim() || 'today', 'start', now);
   if ((v.end ?? '').trim()) {
     input.end = parseDay(v.end!.trim(), 'end', now);
-    if (input.end < input.start) throw new FieldError('end', `(${input.end}) is before {start} (${input.start})`);
+    if (input.end < input.start) throw new FieldError('end', `(${input.end}) is before {{start}} (${input.start})`);
   }
   const note = (v.note ?? '').trim();
   if (note) input.note = note;
@@ -210,7 +210,7 @@ export function useMedReorder() {
       pharmacyQuery(identifiers);
     } catch (e) {
       // The pharmacy field takes the identifiers M4 searches by.
-      return form.fail(e instanceof FieldError && e.field === 'identifier' ? new FieldError('pharmacy', e.problem, e.details) : e);
+      return form.fail(e instanceof FieldError && e.field === 'identifier' ? e.as('pharmacy') : e);
     }
     const r = await desk.run(`Searching pharmacies by identifier ${ph} (M4)`, (signal) =>
       searchPharmacies(desk.client, identifiers, { signal, limit: 500 }),

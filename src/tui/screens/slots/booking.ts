@@ -18,7 +18,7 @@ export const BOOKING_STATUSES = ['booked', 'proposed'] as const;
 export function dateRange(v: { from?: string; to?: string }, now?: Date): { from: string; to: string } {
   const from = parseDay(v.from ?? '', 'from', now);
   const to = parseDay(v.to ?? '', 'to', now);
-  if (from > to) throw new FieldError('from', `(${from}) is after {to} (${to})`);
+  if (from > to) throw new FieldError('from', `(${from}) is after {{to}} (${to})`);
   return { from, to };
 }
 
