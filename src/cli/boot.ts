@@ -17,7 +17,8 @@
 import { fstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildFor, commandWords } from './route.js';
+import { buildFor, commandWords, isBulkSend } from './route.js';
+import { tuneForBulkSend } from './tuning.js';
 
 interface Cli {
   run(args: string[]): Promise<void>;
@@ -208,6 +209,7 @@ export async function main(args: string[], dist: string): Promise<void> {
   }
   const build = buildFor(args);
   if (build === 'main') {
+    if (isBulkSend(args)) tuneForBulkSend();
     enableCompileCache(process.env);
     const { run } = (await import(pathToFileURL(join(dist, 'main.js')).href)) as Cli;
     return run(args);

@@ -13,7 +13,7 @@ import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import type { Profile } from '../core/profile/schema.js';
 import type { ProfileStore } from '../profiles/store.js';
-import { ContractError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { type IO, systemIO } from './io.js';
 import type { Query } from './query.js';
 import { type Column, type Format, renderJson, renderRecord, renderTable, safeJson } from './output.js';
@@ -352,17 +352,6 @@ export class Context {
       return;
     }
     this.out(safeJson(shown));
-  }
-
-  /**
-   * An answer that breaks the interface names the request it came from (as an HTTP error does): commands send
-   * their requests one after another, so it is the client's last answered one. Nothing changes for an error that
-   * names its request already.
-   */
-  nameRequest(e: unknown): void {
-    const at = this._client?.lastAnswered;
-    if (!at || !(e instanceof ContractError) || e.details.some((d) => d.startsWith('request: '))) return;
-    e.details.push(`request: ${at.op ? `${at.op} ` : ''}${at.method} ${at.url}`);
   }
 
   async close(): Promise<void> {

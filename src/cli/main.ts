@@ -8,7 +8,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { forgetTokens } from '../core/auth.js';
-import { DryRunStop } from '../core/client.js';
+import { DryRunStop } from '../core/client/dry-run.js';
 import { ExitCode, PdeskError } from '../core/errors.js';
 import { redact, secretScope } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
@@ -164,7 +164,6 @@ export async function runProgram(argv: readonly string[], deps: Deps): Promise<P
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {
     error = e;
-    contextOfRun(program)?.nameRequest(e);
     code = reportError(e, args.includes('--verbose'), args, deps.io);
   }
   const context = contextOfRun(program);

@@ -8,6 +8,7 @@ import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } 
 import { REDACTED, redact, registerSecret } from './redact.js';
 import type { RawResponse, TlsFiles } from './transport.js';
 import { createTransport } from './transport-default.js';
+import { nodeCrypto } from './builtins.js';
 
 const oauthCache = new Map<string, { token: string; expiresAt: number; scope?: string }>();
 
@@ -17,7 +18,7 @@ function b64url(data: string | Buffer): string {
 
 function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): string {
   // node:crypto on use: only a private-key JWT needs it, and loading it costs every command ~2 ms.
-  const { createPrivateKey, createSign, randomUUID } = process.getBuiltinModule('node:crypto');
+  const { createPrivateKey, createSign, randomUUID } = nodeCrypto();
   const key = createPrivateKey(keyPem);
   if (key.asymmetricKeyType !== 'rsa')
     throw new Error(`it holds a${key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key`);

@@ -5,6 +5,7 @@
 import type { OperationOutcome } from './schemas/outcome.js';
 import { renderOutcome } from './outcome.js';
 import { sanitize } from './sanitize.js';
+import { nodeHttp } from './builtins.js';
 
 export const ExitCode = {
   ok: 0,
@@ -109,7 +110,7 @@ export class ConfigError extends PdeskError {
 
 export function statusLine(status: number): string {
   // node:http on use: `pdesk --help` and usage errors load these errors too, and need no HTTP.
-  const text = process.getBuiltinModule('node:http').STATUS_CODES[status];
+  const text = nodeHttp().STATUS_CODES[status];
   return text ? `HTTP ${status} ${text}` : `HTTP ${status}`;
 }
 

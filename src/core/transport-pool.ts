@@ -18,6 +18,7 @@ import {
   type TransportOptions,
   connectionKey,
   tlsConnectOptions,
+  tooLargeError,
 } from './transport.js';
 
 type PoolClass = typeof Pool;
@@ -125,6 +126,8 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     }
     this.chunks.push(chunk);
     this.length += chunk.length;
+    // The request's own bound (the pool's is the transport's: a transport shared by clients of several profiles).
+    if (this.length > this.maxBytes) this.undecodable(tooLargeError());
   }
 
   onResponseEnd(): void {
@@ -210,7 +213,7 @@ export class PoolTransport extends RetryingTransport {
   private dispatch(PoolCtor: PoolClass, url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
     const pool = this.pool(PoolCtor, url, req.tls);
     return new Promise<Answer>((resolve, reject) => {
-      const reader = new AnswerReader(resolve, reject, deadline, req.signal, this.opts.maxResponseBytes);
+      const reader = new AnswerReader(resolve, reject, deadline, req.signal, this.maxBytes(req));
       if (deadline.aborted || req.signal?.aborted) reader.abort();
       else pool.dispatch({ path, method: req.method as 'GET', headers: req.headers, body: req.body }, reader);
     });

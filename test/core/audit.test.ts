@@ -310,7 +310,7 @@ describe('the client audits every write where it sends it', () => {
     });
     const c = closeAfterEach(new PdeskClient(profileFor(stub.url), { audit: { dir } }));
     let durable: Promise<void> | undefined;
-    await c.call('C5', { body: {}, audited: (p) => (durable = p) });
+    await c.dispatch({ ...(await c.request('C5', { body: {} })), audited: (p) => (durable = p) });
     expect(durable).toBeInstanceOf(Promise);
     await durable;
     expect(readAudit(auditPath(dir, 'acme')).records.map((r) => r.status)).toEqual([201]);

@@ -151,11 +151,12 @@ describe('the client over real HTTP', () => {
     expect(s.received).toHaveLength(6 + 6);
   });
 
-  it("a write answered 3xx (a bulk send's status-only call too) throws, and is sent once", async () => {
+  it("a write answered 3xx (a bulk send's status-only request too) throws, and is sent once", async () => {
     const s = await stubServer((_q, res) => void res.writeHead(308, { location: 'https://elsewhere.example/fhir/Communication' }).end());
     const c = client(s.url);
     for (const statusOnly of [false, true]) {
-      const e = await redirectError(() => c.call('C1', { body: { resourceType: 'Communication' }, statusOnly }));
+      const req = { ...(await c.request('C1', { body: { resourceType: 'Communication' } })), statusOnly };
+      const e = await redirectError(() => c.dispatch(req));
       expect(e.status).toBe(308);
       expect(e.location).toBe('https://elsewhere.example/fhir/Communication');
     }

@@ -3,7 +3,8 @@
  * A1 appointment types · A2 practitioner roles · A3 schedules · A4 slots · A5 appointments · A6 create · A7 cancel.
  */
 import type { Profile } from '../profile/schema.js';
-import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import type { CallOptions, PdeskClient } from '../client.js';
+import { answerOf } from '../client/answer.js';
 import { createdId } from '../created.js';
 import { utcInstant } from '../dates.js';
 import { FieldError } from '../errors.js';
@@ -21,11 +22,13 @@ import {
   Slot,
   ValueSet,
 } from '../schemas/appointment.js';
+import { readPages } from '../pages.js';
 import { parseBundle } from '../schemas/bundle.js';
 import { type CodeableConcept, type Reference, checkBody, parseBody, parseResponse } from '../schemas/common.js';
 import * as z from '../schemas/zod.js';
 import { parseToken } from '../tokens.js';
 import { dialectOf, searchReference } from './dialect.js';
+import { nodeCrypto } from '../builtins.js';
 
 export interface TypeRow {
   code: string;
@@ -57,7 +60,7 @@ export function typeRows(body: unknown): TypeRow[] {
 /** A1: bookable appointment types of a service category. */
 export async function getAppointmentTypes(client: PdeskClient, serviceCategory: string, o: ListOptions = {}): Promise<TypeRow[]> {
   const res = await client.call('A1', { query: [['service-category', serviceCategory]], signal: o.signal });
-  return typeRows(res.body);
+  return answerOf(res, typeRows);
 }
 
 const pagesOf =
@@ -160,7 +163,7 @@ export function buildAppointment(profile: Profile, b: BookInput): AppointmentCre
   const body = {
     resourceType: 'Appointment' as const,
     // node:crypto on use: a one-shot command that books nothing does not load it.
-    id: b.id ?? process.getBuiltinModule('node:crypto').randomUUID(),
+    id: b.id ?? nodeCrypto().randomUUID(),
     status: b.status ?? 'booked',
     start: b.start,
     end: b.end,
@@ -215,7 +218,7 @@ export async function createAppointment(client: PdeskClient, body: unknown, o: P
   const res = await client.call('A6', { body: valid, signal: o.signal });
   return {
     status: res.status,
-    appointment: res.body === undefined ? undefined : parseResponse(Appointment, res.body),
+    appointment: res.body === undefined ? undefined : answerOf(res, (b) => parseResponse(Appointment, b)),
     created: createdId(res, 'Appointment', valid.id),
     sent: valid,
   };

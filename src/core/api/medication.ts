@@ -3,7 +3,9 @@
  * M4 search pharmacies.
  */
 import type { Profile } from '../profile/schema.js';
-import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import type { CallOptions, PdeskClient } from '../client.js';
+import { answerOf } from '../client/answer.js';
+import { readPages } from '../pages.js';
 import { createdId } from '../created.js';
 import { addDaysToDay, daysBetween, localDay, withOffset } from '../dates.js';
 import { FieldError } from '../errors.js';
@@ -43,7 +45,7 @@ export function listMedicationRequests(client: PdeskClient, params: Params = [],
 /** M2: one medication request. */
 export async function getMedicationRequest(client: PdeskClient, id: string, o: Pick<CallOptions, 'signal' | 'readForWrite'> = {}) {
   const res = await client.call('M2', { params: { id }, signal: o.signal, readForWrite: o.readForWrite });
-  return parseResponse(MedicationRequest, res.body);
+  return answerOf(res, (b) => parseResponse(MedicationRequest, b));
 }
 
 export interface ReorderInput {
@@ -93,7 +95,7 @@ export async function orderMedication(client: PdeskClient, body: unknown, o: Pic
   const res = await client.call('M3', { body: valid, signal: o.signal });
   return {
     status: res.status,
-    medicationRequest: res.body === undefined ? undefined : parseResponse(MedicationRequest, res.body),
+    medicationRequest: res.body === undefined ? undefined : answerOf(res, (b) => parseResponse(MedicationRequest, b)),
     created: createdId(res, 'MedicationRequest', valid.id),
     sent: valid,
   };

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { registerSecret } from '../redact.js';
+import { nodeChildProcess } from '../builtins.js';
 
 const commandCache = new Map<string, string>();
 
@@ -33,8 +34,7 @@ export function secretFromCommand(command: string, what: string, env: Env = proc
   let out: string;
   try {
     // node:child_process on use: only a tokenCommand needs it, and loading it costs every command ~2 ms.
-    out = process
-      .getBuiltinModule('node:child_process')
+    out = nodeChildProcess()
       .execFileSync('/bin/sh', ['-c', command], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
