@@ -13,7 +13,8 @@
  *
  * then the transport (src/core/transport.ts: deadlines, retries of idempotent requests, the size bound). Its answer
  * is read last (client/answer.ts): the JSON body, or the HttpError or ContractError it is. A layer whose option is
- * not set is not there at all. A bulk send sends through the same layers with its own request (core/bulk/sender.ts).
+ * not set is not there at all. A bulk send sends through the same layers but redirects (`dispatch`), with its own
+ * request (core/bulk/sender.ts).
  */
 import { type ReadBudget, responseBytes } from './bounds.js';
 import { type ApiResult, readAnswer } from './client/answer.js';
@@ -91,7 +92,8 @@ export class PdeskClient {
   readonly transport: Transport;
   private readonly tls: PartyTls;
   private readonly audit?: ClientAudit;
-  /** The layers around the transport, composed once. */
+  /** The layers below redirects around the transport, composed once, and all of them. */
+  private readonly inner: Send;
   private readonly send: Send;
   /** The most bytes one answer may have: the profile's, also on a transport another client made. */
   private readonly maxResponseBytes: number;
@@ -113,9 +115,8 @@ export class PdeskClient {
       });
     this.tls = new PartyTls(profile);
     this.audit = opts.audit && new ClientAudit(profile, opts.audit, opts.env ?? process.env);
-    this.send = compose(
+    this.inner = compose(
       [
-        redirectLayer(profile, opts.log),
         opts.dryRun ? dryRunLayer(opts.onDryRun) : undefined,
         this.readOnly ? readOnlyLayer(profile, opts.readOnlyWhy) : undefined,
         confirmationLayer(profile, opts.beforeWrite),
@@ -125,6 +126,7 @@ export class PdeskClient {
       ],
       (req) => this.transmit(req),
     );
+    this.send = redirectLayer(profile, opts.log)(this.inner);
   }
 
   /** True when only GET is sent: the profile is `readOnly`, or the client was made read-only (`--read-only`). */
@@ -134,8 +136,7 @@ export class PdeskClient {
 
   /** Send one interface operation and read its answer. */
   async call(opId: OpId, o: CallOptions = {}): Promise<ApiResult> {
-    const req = await this.request(opId, o);
-    return readAnswer(req, await this.send(req));
+    return this.answer(await this.request(opId, o));
   }
 
   /**
@@ -165,9 +166,12 @@ export class PdeskClient {
     };
   }
 
-  /** A request through the layers and the transport, answered (never a redirect): for a caller that reads it itself. */
+  /**
+   * A write through every layer but redirects, and the transport, for a caller that reads its answer itself (a bulk
+   * send's rows): a 3xx comes back as it is, and a write is never sent again (src/core/redirect.ts).
+   */
   dispatch(req: Outgoing): Promise<Answer> {
-    return this.send(req);
+    return this.inner(req);
   }
 
   /** `pdesk api`: any method and path under a party's base URL, with the profile's auth and headers. */
@@ -189,7 +193,7 @@ export class PdeskClient {
       ...(text === undefined ? {} : { body: text, json: typeof body !== 'string' }),
       signal: o.signal ?? this.opts.signal,
     };
-    return readAnswer(req, await this.send(req));
+    return this.answer(req);
   }
 
   /**
@@ -201,7 +205,7 @@ export class PdeskClient {
     const target = nextPageUrl(this.profile, baseUrlFor(this.profile, route.party, OPS[opId].api), route.url, url, this.opts.log);
     const headers = await requestHeaders(this.profile, route.party, route.headers, { tls: this.tls, env: this.opts.env });
     const req: Outgoing = { op: opId, party: route.party, method: 'GET', url: target, headers, signal: o.signal ?? this.opts.signal };
-    return readAnswer(req, await this.send(req));
+    return this.answer(req);
   }
 
   /**
@@ -245,18 +249,23 @@ export class PdeskClient {
     return (!this.opts.dryRun || (!!readForWrite && method === 'GET')) && !(this.readOnly && method !== 'GET');
   }
 
-  /** The transport, under the profile's size bound and the party's TLS files; a network error says what to check. */
-  private async transmit(req: Outgoing): Promise<Answer> {
+  /** The transport, under the profile's size bound and the party's TLS files. */
+  private transmit(req: Outgoing): Promise<Answer> {
+    return this.transport.request({
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      body: req.body,
+      tls: this.tls.of(req.party),
+      signal: req.signal,
+      maxResponseBytes: this.maxResponseBytes,
+    });
+  }
+
+  /** A request through every layer, its answer read; a server that cannot be reached: what to check. */
+  private async answer(req: Outgoing): Promise<ApiResult> {
     try {
-      return await this.transport.request({
-        method: req.method,
-        url: req.url,
-        headers: req.headers,
-        body: req.body,
-        tls: this.tls.of(req.party),
-        signal: req.signal,
-        maxResponseBytes: this.maxResponseBytes,
-      });
+      return readAnswer(req, await this.send(req));
     } catch (e) {
       if (e instanceof NetworkError && e.code !== 'ABORTED') {
         e.details.push(

@@ -82,7 +82,8 @@ export class ClientAudit {
     if (!isWrite(req.method)) return next(req);
     const trail = this.opened ?? (await this.trail());
     const started = Date.now();
-    const intent = await writeAhead(trail, req, started);
+    const ahead = writeAhead(trail, req, started);
+    const intent = ahead instanceof Promise ? await ahead : ahead;
     if (req.beforeSend)
       try {
         await req.beforeSend();
@@ -121,9 +122,10 @@ export class ClientAudit {
  * A write's audit intent, on disk before its request leaves: the caller's (written ahead), or one written now. A
  * trail that cannot take it stops the write: nothing is sent.
  */
-async function writeAhead(trail: AuditTrail, req: Outgoing, startedAt: number): Promise<AuditIntentLike> {
+function writeAhead(trail: AuditTrail, req: Outgoing, startedAt: number): AuditIntentLike | Promise<AuditIntentLike> {
+  let intent: AuditIntentLike;
   try {
-    const intent =
+    intent =
       req.intent ??
       trail.begin({
         op: req.op,
@@ -134,14 +136,24 @@ async function writeAhead(trail: AuditTrail, req: Outgoing, startedAt: number): 
         bodyIsJson: !!req.json,
         startedAt,
       });
-    if (!intent.done) await intent.durable;
-    return intent;
   } catch (e) {
-    // A new error: the trail's own failure is shared by every write that meets it.
-    const notSent = `${req.op ? `${req.op} was` : 'The request was'} not sent: every write is recorded in the audit trail before it is sent.`;
-    if (e instanceof PdeskError) throw new PdeskError(e.message, e.exitCode, [...e.details, notSent], { cause: e });
-    throw new PdeskError(`Cannot write the audit trail ${trail.path} (${(e as Error).message}).`, ExitCode.unexpected, [notSent]);
+    throw notWritten(trail, req, e);
   }
+  // On disk already (a bulk row's intent, written ahead): no promise.
+  if (intent.done) return intent;
+  return intent.durable.then(
+    () => intent,
+    (e: unknown) => {
+      throw notWritten(trail, req, e);
+    },
+  );
+}
+
+/** A trail that could not take a write's intent: a new error (the trail's own failure is shared by every write). */
+function notWritten(trail: AuditTrail, req: Outgoing, e: unknown): PdeskError {
+  const notSent = `${req.op ? `${req.op} was` : 'The request was'} not sent: every write is recorded in the audit trail before it is sent.`;
+  if (e instanceof PdeskError) return new PdeskError(e.message, e.exitCode, [...e.details, notSent], { cause: e });
+  return new PdeskError(`Cannot write the audit trail ${trail.path} (${(e as Error).message}).`, ExitCode.unexpected, [notSent]);
 }
 
 /**

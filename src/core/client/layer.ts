@@ -96,5 +96,5 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Whether a request with this method is a write (audited; confirmed on production). */
 export function isWrite(method: string): boolean {
-  return !SAFE_METHODS.has(method.toUpperCase());
+  return !SAFE_METHODS.has(method) && !SAFE_METHODS.has(method.toUpperCase());
 }

@@ -12,17 +12,25 @@ import { type Layer, type WriteDescription, isWrite } from './layer.js';
 export type ConfirmWrite = (write: WriteDescription) => Promise<void> | void;
 
 export function confirmationLayer(profile: Profile, confirm: ConfirmWrite | undefined): Layer {
-  return (next) => async (req) => {
+  const production = isProduction(profile);
+  return (next) => (req) => {
     if (!isWrite(req.method)) return next(req);
     if (!confirm) {
-      if (isProduction(profile))
-        throw new UsageError(
-          `Profile "${profile.name}" is a production profile: ${what(profile, req.op, req.method, req.url)} was not sent, as nothing here can confirm it.`,
+      if (production)
+        return Promise.reject(
+          new UsageError(
+            `Profile "${profile.name}" is a production profile: ${what(profile, req.op, req.method, req.url)} was not sent, as nothing here can confirm it.`,
+          ),
         );
       return next(req);
     }
-    const asked = confirm(req.write ?? describeWrite(profile, req));
-    if (asked) await asked;
-    return next(req);
+    let asked: Promise<void> | void;
+    try {
+      asked = confirm(req.write ?? describeWrite(profile, req));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    // A hook that has nothing to ask (not production, or confirmed already) answers at once, without a promise.
+    return asked ? asked.then(() => next(req)) : next(req);
   };
 }
