@@ -314,14 +314,17 @@ export class Context {
     else this.emitJson(rows, f);
   }
 
-  /** Print one resource (or `{ok, status}` when the server sent no body). */
+  /**
+   * Print one resource (or `{ok, status}` when the server sent no body). A command's table text is sanitised here,
+   * whatever it holds (server text, an id the operator typed): the one place for every command.
+   */
   emitOne(value: unknown, table?: () => string): void {
     const f = this.format;
     if (f !== 'table') this.emitJson(value, f);
-    else if (table) this.out(table());
+    else if (table) this.out(sanitize(table(), true));
     else if (value && typeof value === 'object' && !Array.isArray(value))
       this.out(renderRecord(value as Record<string, unknown>, this.width));
-    else this.out(String(value));
+    else this.out(sanitize(String(value), true));
   }
 
   /** Result of a write: the resource the server returned, else `{ok: true, status}`. */

@@ -290,6 +290,14 @@ describe('TLS certificates and the clock (HTTPS stubs, openssl-made certificates
     expect(step(r, 'practice-clock').result).toBe('skip');
   });
 
+  test('an https URL of a server that speaks plain HTTP: the handshake failure in a sentence, not a bare code', async () => {
+    const stub = await stubServer((_q, res) => res.writeHead(200).end('{}'));
+    const url = stub.url.replace('http://', 'https://');
+    const r = await runDoctor({ name: 'tls', raw: profile(url), configDir: configDir() });
+    expect(step(r, 'practice-tls').result).toBe('fail');
+    expect(texts(r, 'practice-tls', 'error')).toEqual([`${url} does not speak TLS: is the URL http://${new URL(url).host}?`]);
+  });
+
   test('a certificate from a CA the profile does not name is not trusted', async () => {
     const url = await httpsStub('valid');
     const raw = { ...sandboxProfile(url), practice: { baseUrl: `${url}/practice` }, portal: { baseUrl: `${url}/portal` } };

@@ -41,6 +41,16 @@ describe('systemsLayout', () => {
     expect(row(98, ['look'], 'look').text).not.toContain(' ro ');
   });
 
+  it('a production environment is shown as such by the rule every face uses (spaces around it included)', () => {
+    const env = (environment: string) =>
+      systemsLayout(98, ['look'])
+        .cells(status('look', environment), 'x')
+        .find((c) => c.text.trim().toLowerCase().startsWith(environment.trim().slice(0, 4).toLowerCase()))!;
+    expect(env(' Production ')).toMatchObject({ color: 'red', bold: true });
+    expect(env('prod')).toMatchObject({ color: 'red', bold: true });
+    expect(env('production-like').color).toBeUndefined();
+  });
+
   it('shows every column when there is room, the profile name whole', () => {
     const r = row(100, ['sandbox'], 'sandbox');
     expect(r.header).toEqual(['PROFILE', 'ENV', 'API', 'PRACTICE', 'PORTAL', 'UNRD', 'OPEN', 'UNC', 'LAST ERROR']);
