@@ -31,7 +31,9 @@ export type Hint =
   /** Where a profile's secrets come from, and whether they resolve. */
   | { kind: 'auth-status'; profile: string }
   /** Migrate the team store's schema, as the database user that owns it. */
-  | { kind: 'store-migrate' };
+  | { kind: 'store-migrate' }
+  /** A booking in the past may be sent anyway, where the face allows it. */
+  | { kind: 'allow-past' };
 
 export class PdeskError extends Error {
   readonly exitCode: ExitCodeValue;

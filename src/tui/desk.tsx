@@ -19,7 +19,7 @@ import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { type Profile, isProduction } from '../core/profile/schema.js';
 import { TypedConfirmation } from './components/Confirm.js';
-import { hintText } from './hints.js';
+import { hintsText } from './hints.js';
 import { useKeys } from './keys/useKeys.js';
 
 export type Connection = 'unknown' | 'online' | 'offline';
@@ -159,7 +159,7 @@ export function errorText(e: unknown): string {
   if (typeof e === 'string') return redact(sanitize(e));
   if (e instanceof PdeskError) {
     const details = e.details.filter((d) => !/^request: /.test(d));
-    return redact(sanitize([e.message, ...details, ...e.hints.map(hintText)].join(' · ')));
+    return redact(sanitize([e.message, ...details, ...hintsText(e)].join(' · ')));
   }
   return redact(sanitize(`Unexpected error: ${(e as Error)?.message ?? String(e)}`));
 }

@@ -12,7 +12,7 @@ import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
 import { Profile } from '../core/profile/schema.js';
 import { Root, type StartedSandbox } from './app.js';
-import { hintText } from './hints.js';
+import { hintsText } from './hints.js';
 import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './terminal.js';
 
 export interface TuiOptions {
@@ -195,7 +195,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
     if (error !== undefined) {
       const lines =
         error instanceof PdeskError
-          ? [error.message, ...error.details, ...error.hints.map(hintText)]
+          ? [error.message, ...error.details, ...hintsText(error)]
           : [`unexpected error: ${(error as Error)?.message ?? String(error)}`];
       for (const l of lines) write(process.stderr, `pdesk: ${redact(sanitize(l, true))}\n`);
       if (o.verbose && (error as Error)?.stack) write(process.stderr, `${(error as Error).stack}\n`);

@@ -7,7 +7,7 @@ import type { CallOptions, PdeskClient } from '../client.js';
 import { answerOf } from '../client/answer.js';
 import { readPages } from '../pages.js';
 import { createdId } from '../created.js';
-import { addDaysToDay, daysBetween, localDay, withOffset } from '../dates.js';
+import { addDaysToDay, daysBetween, localDay, parseDay, withOffset } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFullToken } from '../tokens.js';
 import { parseBundle } from '../schemas/bundle.js';
@@ -55,6 +55,49 @@ export interface ReorderInput {
   start?: string;
   end?: string;
   note?: string;
+}
+
+/** What a face asks to change in a reorder, as the operator gave it; what is absent is kept from the request. */
+export interface ReorderAsk {
+  pharmacy?: string;
+  quantity?: string;
+  start?: string;
+  end?: string;
+  note?: string;
+}
+
+/**
+ * The reorder rule of both faces, checked before anything is read or sent: the pharmacy an Organization id, the
+ * quantity a positive number, the dates local days (YYYY-MM-DD, today, +Nd…) with the end not before the start (by
+ * default today), a note that says something. A value it refuses is a FieldError naming its field.
+ */
+export function reorderInput(ask: ReorderAsk, now = new Date()): ReorderInput {
+  const input: ReorderInput = {};
+  if (ask.pharmacy !== undefined) {
+    const id = ask.pharmacy.trim().replace(/^Organization\//, '');
+    if (!id || id.includes('/')) throw new FieldError('pharmacy', `must be an id or Organization/<id>, not "${ask.pharmacy}"`);
+    input.pharmacy = id;
+  }
+  if (ask.quantity !== undefined) {
+    const n = Number(ask.quantity);
+    if (!Number.isFinite(n) || n <= 0 || ask.quantity.trim() === '')
+      throw new FieldError('quantity', `must be a positive number, not "${ask.quantity}"`);
+    input.quantity = n;
+  }
+  if (ask.start !== undefined) input.start = parseDay(ask.start, 'start', now);
+  if (ask.end !== undefined) input.end = parseDay(ask.end, 'end', now);
+  if (input.end !== undefined && input.end < (input.start ?? localDay(now)))
+    throw new FieldError(
+      'end',
+      input.start !== undefined
+        ? `(${input.end}) is before {{start}} (${input.start})`
+        : `(${input.end}) is before the default start, today (${localDay(now)}): give {{start}} too`,
+    );
+  if (ask.note !== undefined) {
+    if (ask.note.trim() === '') throw new FieldError('note', 'must not be empty');
+    input.note = ask.note;
+  }
+  return input;
 }
 
 export const periodExtensionUrl = (p: Profile) => `${p.namespaces.portal}.medication-period`;
