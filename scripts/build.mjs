@@ -9,8 +9,8 @@
 // In both, what is imported with `import()` (each command's module, src/cli/verb.ts; the TUI) is evaluated when first
 // used: esbuild wraps it in a function.
 // And the ESM build in split chunks, dist/main.js and dist/chunks/, for the other long-running commands (bulk
-// sends, listen, the sandbox, check, doctor) and profile writes: a process holds only the chunks it loads,
-// where a bundle of everything cost a 100,000-row bulk send ~15 MB more at its peak.
+// sends, listen, the sandbox, check, doctor) and profile writes: a process holds only the chunks it loads, where a
+// bundle of everything would hold all of them for the whole run (docs/performance.md).
 // - dist/boot.cjs: what bin/pdesk.js requires: picks the build and loads it.
 // - dist/fixed.json: the output of `pdesk --help` and `pdesk --version`, which boot prints without the CLI.
 // - dist/THIRD-PARTY-NOTICES.txt: the licence of every package the bundles carry. The bundles are self-contained
@@ -84,7 +84,7 @@ const notOneShot = leaveOut('not-one-shot', NOT_ONE_SHOT, undefined, 'the one-sh
 /**
  * esbuild's `__toESM` wraps a CommonJS module for an ES module that imports it, copying every export into a
  * new object of getters, at every importing module: `node:process` (80 properties) for 20 of Ink's modules,
- * React (44) for each screen, ~3,000 properties and ~45 M instructions at the TUI's start. Each module is
+ * React (44) for each screen, thousands of properties at the TUI's start (docs/performance.md). Each module is
  * wrapped once instead (per import style), and the wrapper shared: an ES module namespace is read-only anyway.
  */
 const TO_ESM = 'var __toESM = (mod, isNodeMode, target) => (';

@@ -160,8 +160,7 @@ export interface AuditTrail {
  * Least time between two fsyncs of an audit trail during a bulk send (ms); a command's or the TUI's writes are
  * synced at once. A bulk row's intent is written ahead, within the send's look-ahead (LOOKAHEAD_FACTOR covers this
  * pause), and its completion counts it once on disk while its request slot is already free, so the pause costs no
- * throughput; and each fsync costs the event loop a hand-off to the thread pool (~80–250 µs on a busy 2-core
- * machine: measured). 10 → 50 ms: ~5% less CPU a row in a bulk send (bench/notifications.mjs).
+ * throughput; and each fsync costs the event loop a hand-off to the thread pool (docs/performance.md).
  */
 export const AUDIT_SYNC_INTERVAL_MS = 50;
 

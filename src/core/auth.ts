@@ -17,7 +17,7 @@ function b64url(data: string | Buffer): string {
 }
 
 function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): string {
-  // node:crypto on use: only a private-key JWT needs it, and loading it costs every command ~2 ms.
+  // node:crypto on use (core/builtins.ts): only a private-key JWT needs it.
   const { createPrivateKey, createSign, randomUUID } = nodeCrypto();
   const key = createPrivateKey(keyPem);
   if (key.asymmetricKeyType !== 'rsa')

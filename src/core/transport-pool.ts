@@ -1,8 +1,8 @@
 /**
  * The transport for long-running work (bulk sends, listen, the sandbox's pushes, the TUI): one keep-alive undici
  * Pool per origin (and TLS setting). An answer is read by a dispatch handler (`AnswerReader`) rather than
- * `request()`, which makes a body stream and an async resource per response: about 18% fewer instructions a request
- * than a bare `request()` loop (valgrind), which a bulk send makes thousands of a second. Of undici only its Pool
+ * `request()`, which makes a body stream and an async resource per response: a bulk send reads thousands of answers
+ * a second (figures: docs/performance.md). Of undici only its Pool
  * module is loaded (undici-pool.d.ts), when a pool transport is made and after the turn that made it, so a process that
  * never makes one never loads it.
  */
@@ -27,8 +27,8 @@ let loading: Promise<PoolClass> | undefined;
 
 /**
  * undici's Pool and what it needs (its HTTP/1.1 client, the connector, the parser), not undici's index, which
- * loads fetch, WebSocket, the cache, the mock agents and a dozen more of node's modules for them: ~3× the code and
- * the time to load it (node's require: ~31 ms against ~80–94 ms here).
+ * loads fetch, WebSocket, the cache, the mock agents and a dozen more of node's modules for them, none of which
+ * pdesk uses (DEVELOPERS.md, "Stack notes").
  */
 async function loadUndici(): Promise<PoolClass> {
   const m = await import('undici/lib/dispatcher/pool.js');

@@ -156,7 +156,7 @@ function describeNetwork(code: string | undefined, e: unknown): string {
 
 /**
  * A request deadline: an EventEmitter with `aborted` that both transports listen to. Its listeners cost far less
- * than an AbortController's EventTarget ones (~15 µs a request, measurable at bulk rates).
+ * than an AbortController's EventTarget ones, which a bulk send would add and remove for every request.
  */
 export class Deadline extends EventEmitter {
   aborted = false;
@@ -184,7 +184,7 @@ export class Deadline extends EventEmitter {
 
 /**
  * Milliseconds on a monotonic clock. Not `performance.now()`: its first use loads node:perf_hooks and eight modules
- * of its own, ~0.5–1 ms of every one-shot command's start.
+ * of its own, which every one-shot command would pay at its start.
  */
 function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
@@ -193,9 +193,8 @@ function monotonicMs(): number {
 /**
  * The deadlines of requests, shared by those that start within one slice of time (a tenth of the request time-out,
  * at most 250 ms): a request started in a slice gets the deadline that fires `ms` after the slice ends, so it is never
- * cut before `ms` and at most a slice later. One EventEmitter and one timer per request cost a bulk send ~15 k
- * instructions a row (valgrind: a bare undici loop with and without them); one per slice costs next to nothing. The
- * timers are unref'd: a request in flight keeps the process alive by its socket, and an idle process is not held
+ * cut before `ms` and at most a slice later: one EventEmitter and one timer per slice rather than per request, which
+ * a bulk send would make thousands of a second (docs/performance.md). The timers are unref'd: a request in flight keeps the process alive by its socket, and an idle process is not held
  * for a deadline nobody waits on.
  */
 export class DeadlineClock {
@@ -286,7 +285,7 @@ export abstract class RetryingTransport implements Transport {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       // A deadline shared by the requests of its slice of time (DeadlineClock), rather than AbortSignal.timeout(),
-      // which stays in memory until it fires (~1 kB each for requestMs: tens of MB during a bulk send).
+      // which stays in memory until it fires: a bulk send would hold one per request for the whole time-out.
       const deadline = this.deadlines.now();
       let answer: Answer;
       try {

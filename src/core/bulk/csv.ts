@@ -51,9 +51,8 @@ const READ_CHUNK_BYTES = 64 * 1024;
 
 /**
  * What a bulk send reads at a time. csv-parse parses each chunk it is given at once, and holds its records until they
- * are taken: 64 kB is ~1,000 rows, a few milliseconds in which the requests in flight are answered and the portal
- * waits for more, and a thousand records that every young-generation collection copies. 4 kB (~65 rows) keeps that to
- * a fraction of a millisecond, at the cost of one more read every few dozen rows (docs/performance.md).
+ * are taken: a large chunk keeps the portal waiting while it is parsed, and gives every young-generation collection
+ * its records to copy; a small one costs a read every few dozen rows (docs/performance.md).
  */
 export const SEND_CHUNK_BYTES = 4 * 1024;
 

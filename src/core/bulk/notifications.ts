@@ -78,17 +78,16 @@ export const DEFAULT_CONCURRENCY = 8;
 /**
  * Rows whose `sending` record (and audit intent) may be made durable ahead of their request, per request slot. It
  * keeps the fsyncs off the request path even on a slow disk: a row is ready once both files' group fsyncs covered
- * it, the audit trail's at most every AUDIT_SYNC_INTERVAL_MS (50 ms), so the look-ahead holds well over 50 ms of
- * rows at full speed (768 at concurrency 8; 256, before the audit intents gated a row, left the slots waiting for
- * them). A killed process leaves them re-sendable (no `started` line), a machine crash leaves them uncertain.
+ * it, the audit trail's at most every AUDIT_SYNC_INTERVAL_MS, so the look-ahead must hold more rows than a full-speed
+ * send starts in that time. A killed process leaves them re-sendable (no `started` line), a machine crash leaves
+ * them uncertain.
  */
 export const LOOKAHEAD_FACTOR = 96;
 /** Stop when this many × concurrency requests in a row could not connect (the portal is down). */
 export const UNREACHABLE_STOP = 3;
 /**
- * Least time between journal fsyncs during a run (ms); the lookahead covers it. Each fsync costs the event loop
- * ~80 µs to hand to the thread pool on a busy 2-core machine (measured), so fewer, larger groups: 0 → 2 → 5 ms
- * took pdesk from ~0.7 to ~0.78 of a plain undici loop's rate; 10 ms with the audit trail's group commit alike.
+ * Least time between journal fsyncs during a run (ms); the look-ahead covers it. Each fsync costs the event loop a
+ * hand-off to the thread pool, so fewer, larger groups (docs/performance.md).
  */
 export const SYNC_INTERVAL_MS = 10;
 /** A row answered 429 this many times in a run fails with that answer (resent by a rerun). */

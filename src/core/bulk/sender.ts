@@ -30,7 +30,11 @@ function looksLikeJson(text: string): boolean {
   return (a === '{' && z === '}') || (a === '[' && z === ']');
 }
 
-/** A row's write as a confirmation sees it, built when read: `what` and `target` are the run's, made once. */
+/**
+ * A row's write as a confirmation sees it, built when read: `what` and `target` are the run's, made once. Getters on
+ * the class, not on each object: an object literal with getters of its own, made per row, outlives V8's young
+ * generation.
+ */
 class PendingWrite implements WriteDescription {
   constructor(
     private readonly req: Outgoing,

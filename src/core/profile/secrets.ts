@@ -33,7 +33,7 @@ export function secretFromCommand(command: string, what: string, env: Env = proc
   if (cached) return cached;
   let out: string;
   try {
-    // node:child_process on use: only a tokenCommand needs it, and loading it costs every command ~2 ms.
+    // node:child_process on use (core/builtins.ts): only a tokenCommand needs it.
     out = nodeChildProcess()
       .execFileSync('/bin/sh', ['-c', command], {
         encoding: 'utf8',
