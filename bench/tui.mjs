@@ -89,7 +89,7 @@ const SYSTEMS_HARNESS = `
         import React from 'react';
         import { render } from 'ink-testing-library';
         import { Root } from './src/tui/app.js';
-        import { Profile } from './src/profiles/schema.js';
+        import { Profile } from './src/core/profile/schema.js';
         export { React, render, Root, Profile };
       `;
 

@@ -46,7 +46,7 @@ export const yogaSynchronous = {
       source = patched(a.path, source, '"function"!=typeof fetch', 'true', 2);
       source = patched(a.path, source, 'var _scriptDir = import.meta.url', 'var _scriptDir = undefined');
       // The bytes of the data: URL through Buffer's native decoder, not atob (JavaScript on Node 20) and a copy
-      // loop: 2.5 ms of the TUI's start to its first frame, for the same bytes.
+      // loop, which would hold up the TUI's first frame for the same bytes.
       source = patched(
         a.path,
         source,
@@ -99,8 +99,8 @@ export const inkWithoutTopLevelAwait = {
 };
 
 /**
- * string-width (Ink measures every line of text with it) builds /^\p{RGI_Emoji}$/v when it loads: about 200 M
- * instructions (~30 ms), the largest single cost of the TUI's first frame, for text that is nearly always plain.
+ * string-width (Ink measures every line of text with it) builds /^\p{RGI_Emoji}$/v when it loads: the largest
+ * single cost of the TUI's first frame (docs/performance.md), for text that is nearly always plain.
  * It is built on first need instead, and only for what can be an RGI emoji: a segment of one code point is one
  * only if it has Emoji_Presentation (UTS #51 basic emoji; checked for every code point by
  * test/scripts/build-patches.test.ts), so single code points are asked of that small class first.
@@ -144,8 +144,8 @@ export function lazySegmenter(locales, options, fastPath) {
 
 /**
  * Ink's text measuring (string-width), output (@alcalzone/ansi-tokenize), wrapping (wrap-ansi's string-width)
- * and slicing (slice-ansi) each make an Intl.Segmenter when they load: the first one starts ICU, ~90 M
- * instructions (~13 ms), before the TUI has drawn anything. Each is made on first need instead, and the two the
+ * and slicing (slice-ansi) each make an Intl.Segmenter when they load: the first one starts ICU (docs/performance.md),
+ * before the TUI has drawn anything. Each is made on first need instead, and the two the
  * first frame uses (measuring and output, which only iterate) skip it for text of code points that are each
  * their own grapheme (SIMPLE_TEXT): a frame of Latin text, punctuation and box drawing never starts ICU.
  */

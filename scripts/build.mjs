@@ -9,8 +9,8 @@
 // In both, what is imported with `import()` (each command's module, src/cli/verb.ts; the TUI) is evaluated when first
 // used: esbuild wraps it in a function.
 // And the ESM build in split chunks, dist/main.js and dist/chunks/, for the other long-running commands (bulk
-// sends, listen, the sandbox, check, doctor) and profile writes: a process holds only the chunks it loads,
-// where a bundle of everything cost a 100,000-row bulk send ~15 MB more at its peak.
+// sends, listen, the sandbox, check, doctor) and profile writes: a process holds only the chunks it loads, where a
+// bundle of everything would hold all of them for the whole run (docs/performance.md).
 // - dist/boot.cjs: what bin/pdesk.js requires: picks the build and loads it.
 // - dist/fixed.json: the output of `pdesk --help` and `pdesk --version`, which boot prints without the CLI.
 // - dist/THIRD-PARTY-NOTICES.txt: the licence of every package the bundles carry. The bundles are self-contained
@@ -49,13 +49,12 @@ const builtinDynamicImports = {
 /**
  * In dist/cli.cjs, what only the other builds' commands load (the TUI, the sandbox, the receiver, the bulk send,
  * `pdesk check`'s suite and `pdesk doctor`'s steps, undici, Ink, React, conf): a stub that says so if it is ever
- * reached. The bulk journal stays in: the write audit trail (src/core/audit.ts) of every one-shot write uses it. So
- * does the team store on PostgreSQL and its driver: with a team store configured, every command that reads or
+ * reached (the write audit trail's durable log is src/core/durable-log.ts, not the bulk journal). The team store on
+ * PostgreSQL and its driver stay in: with a team store configured, every command that reads or
  * writes the desk's store (threads, the audit trail of every write) uses it, from whichever build runs it; without
  * one it is never evaluated (a module imported with `await import()` runs on first use).
  */
 const NOT_ONE_SHOT = /^(undici(\/.*)?|ink|react|conf)$|^src\/(tui|sandbox|listen|core\/bulk|core\/check|core\/doctor)\//;
-const ONE_SHOT_TOO = /^src\/core\/bulk\/journals?(\.js)?$/;
 
 /**
  * A plugin that leaves the modules matching `pattern` (and not `keep`) out of `file`: a package by its name, one of
@@ -80,18 +79,12 @@ module.exports = new Proxy({}, { get(_, key) { if (key === '__esModule' || typeo
     },
   };
 }
-const notOneShot = leaveOut(
-  'not-one-shot',
-  NOT_ONE_SHOT,
-  ONE_SHOT_TOO,
-  'the one-shot bundle (dist/cli.cjs)',
-  'dist/tui.cjs or dist/main.js',
-);
+const notOneShot = leaveOut('not-one-shot', NOT_ONE_SHOT, undefined, 'the one-shot bundle (dist/cli.cjs)', 'dist/tui.cjs or dist/main.js');
 
 /**
  * esbuild's `__toESM` wraps a CommonJS module for an ES module that imports it, copying every export into a
  * new object of getters, at every importing module: `node:process` (80 properties) for 20 of Ink's modules,
- * React (44) for each screen, ~3,000 properties and ~45 M instructions at the TUI's start. Each module is
+ * React (44) for each screen, thousands of properties at the TUI's start (docs/performance.md). Each module is
  * wrapped once instead (per import style), and the wrapper shared: an ES module namespace is read-only anyway.
  */
 const TO_ESM = 'var __toESM = (mod, isNodeMode, target) => (';

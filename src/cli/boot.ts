@@ -1,23 +1,20 @@
 /**
- * What bin/pdesk.js runs (built to dist/boot.cjs): picks the build for the command line (route.ts). One-shot
- * commands run from dist/cli.cjs and the TUI from dist/tui.cjs, each loaded through `vm.Script` with a V8 code
- * cache, so a run skips parsing and compiling what the same command compiled before (Node 20 has no compile
- * cache of its own, and compiling was the largest part of every start). The other long-running commands
- * import the ESM build (dist/main.js), with node's own compile cache where node has one (22.1 and later).
+ * The launcher (bin/pdesk.js runs it, built to dist/boot.cjs): picks the build for the command line (route.ts) and
+ * loads it. One-shot commands run from dist/cli.cjs and the TUI from dist/tui.cjs, compiled through `vm.Script` with
+ * a V8 code cache (Node 20 has none of its own); the other long-running commands import the ESM build
+ * (dist/main.js), a bulk send with its V8 settings (tuning.ts). How the builds and the cache work:
+ * DEVELOPERS.md, "Start-up: three builds and a code cache".
  *
- * The code cache lives in the user's cache folder (PDESK_CACHE_DIR, else env-paths' `cache` for "pdesk"), one
- * file per bundle, command (`slots list`) and build: pdesk version, bundle hash, node version, architecture.
- * V8 reads a cache whole, so one cache per command holds only what that command runs (a cache of every command
- * would cost each run ~10 M instructions more to read). A cache is written atomically at exit when it is
- * missing or V8 rejected it, after a successful one-shot command or any run of a long-running one but a usage
- * error; one that cannot be read, written or trusted is ignored (the run compiles as if there were none).
- * Writing one removes the caches of the bundle's other builds. PDESK_CODE_CACHE=0 turns it off (the test suite
- * does, except the tests about it).
+ * A cache file per bundle, command (`slots list`: V8 reads a cache whole) and build, in the user's cache folder
+ * (PDESK_CACHE_DIR, else env-paths' `cache`); written atomically at exit when missing or rejected, after a
+ * successful one-shot command or a long-running one's run but a usage error. One that cannot be read, written or
+ * trusted is ignored. PDESK_CODE_CACHE=0 turns it off (the test suite does, but for the tests about it).
  */
 import { fstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildFor, commandWords } from './route.js';
+import { buildFor, commandWords, isBulkSend } from './route.js';
+import { tuneForBulkSend } from './tuning.js';
 
 interface Cli {
   run(args: string[]): Promise<void>;
@@ -44,8 +41,7 @@ const MAGIC = 'pdesk-v8-cache-1\n';
  * flags and source length but, in release builds, not its content, and deserialising damaged data can crash.
  * Writes are atomic, so the damage this guards against is a block the disk or another program spoiled: any
  * damaged run longer than length/2048 bytes (about 250 B for pdesk's cache, a disk sector is 512 B or more)
- * holds a sampled byte. A full hash would cost a one-shot command 2 to 3 ms (node:crypto or node:zlib to load,
- * or a hot loop V8 stops to optimise); 2048 reads cost microseconds.
+ * holds a sampled byte. A full hash would load node:crypto or node:zlib (or run a hot loop) on every start.
  */
 export function sampledChecksum(data: Uint8Array): number {
   const step = Math.max(1, Math.floor(data.length / 2048));
@@ -163,8 +159,8 @@ function enableCompileCache(env: NodeJS.ProcessEnv): void {
 }
 
 /**
- * Whether stdout is a terminal, without loading node:tty (which loads node:net and the streams, ~2 ms) when a
- * stat says: a pipe, a file or /dev/null is not one; another character device is asked about.
+ * Whether stdout is a terminal, without loading node:tty (which loads node:net and the streams) when a stat says:
+ * a pipe, a file or /dev/null is not one; another character device is asked about.
  */
 function stdoutIsTerminal(): boolean {
   try {
@@ -179,8 +175,8 @@ function stdoutIsTerminal(): boolean {
 /**
  * What `pdesk --help` (`-h`, `help`) and `pdesk --version` (`-V`) print, as the build recorded it
  * (scripts/build.mjs runs the CLI for it), when the output would be the same: stdout is not a terminal (commander
- * then wraps at 80 columns) and no colour is forced. Building the whole command tree to print fixed text was
- * the bulk of `pdesk --help`'s start-up (~35 M instructions).
+ * then wraps at 80 columns) and no colour is forced: building the whole command tree to print fixed text would be
+ * most of `pdesk --help`'s start-up.
  */
 export function fixedOutput(args: readonly string[], dist: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (args.length !== 1) return undefined;
@@ -208,6 +204,7 @@ export async function main(args: string[], dist: string): Promise<void> {
   }
   const build = buildFor(args);
   if (build === 'main') {
+    if (isBulkSend(args)) tuneForBulkSend();
     enableCompileCache(process.env);
     const { run } = (await import(pathToFileURL(join(dist, 'main.js')).href)) as Cli;
     return run(args);

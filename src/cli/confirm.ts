@@ -8,7 +8,7 @@
  * command can forget it; a command that knows more than one request does (a bulk send: the row count and the
  * portal) asks first, in its own words, and the client's later calls find the profile confirmed.
  */
-import { type Profile, isProduction } from '../profiles/schema.js';
+import { type Profile, isProduction } from '../core/profile/schema.js';
 import type { IO } from './io.js';
 
 /** What the decision needs of a run: its IO, `--yes`, and the profiles confirmed so far. */

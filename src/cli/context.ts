@@ -11,9 +11,9 @@ import type { StoreSelection } from '../core/store/select.js';
 import type { DeskStore } from '../core/store/types.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from '../core/profile/schema.js';
 import type { ProfileStore } from '../profiles/store.js';
-import { ContractError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { type IO, systemIO } from './io.js';
 import type { Query } from './query.js';
 import { type Column, type Format, renderJson, renderRecord, renderTable, safeJson } from './output.js';
@@ -314,14 +314,17 @@ export class Context {
     else this.emitJson(rows, f);
   }
 
-  /** Print one resource (or `{ok, status}` when the server sent no body). */
+  /**
+   * Print one resource (or `{ok, status}` when the server sent no body). A command's table text is sanitised here,
+   * whatever it holds (server text, an id the operator typed): the one place for every command.
+   */
   emitOne(value: unknown, table?: () => string): void {
     const f = this.format;
     if (f !== 'table') this.emitJson(value, f);
-    else if (table) this.out(table());
+    else if (table) this.out(sanitize(table(), true));
     else if (value && typeof value === 'object' && !Array.isArray(value))
       this.out(renderRecord(value as Record<string, unknown>, this.width));
-    else this.out(String(value));
+    else this.out(sanitize(String(value), true));
   }
 
   /** Result of a write: the resource the server returned, else `{ok: true, status}`. */
@@ -352,17 +355,6 @@ export class Context {
       return;
     }
     this.out(safeJson(shown));
-  }
-
-  /**
-   * An answer that breaks the interface names the request it came from (as an HTTP error does): commands send
-   * their requests one after another, so it is the client's last answered one. Nothing changes for an error that
-   * names its request already.
-   */
-  nameRequest(e: unknown): void {
-    const at = this._client?.lastAnswered;
-    if (!at || !(e instanceof ContractError) || e.details.some((d) => d.startsWith('request: '))) return;
-    e.details.push(`request: ${at.op ? `${at.op} ` : ''}${at.method} ${at.url}`);
   }
 
   async close(): Promise<void> {

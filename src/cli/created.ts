@@ -47,7 +47,7 @@ export function emitCreated(
   more: () => string[] = () => [],
 ): void {
   ctx.emitWrite(res.status, createdJson(res.status, res.body, res.created), () =>
-    [sanitize(head(), true), ...createdLines(type, res.body, res.created), ...more()].join('\n'),
+    [head(), ...createdLines(type, res.body, res.created), ...more()].join('\n'),
   );
   const note = ctx.format === 'table' ? undefined : createdNote(type, res.created);
   if (note) ctx.err(note);

@@ -8,16 +8,17 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { forgetTokens } from '../core/auth.js';
-import { DryRunStop } from '../core/client.js';
-import { ExitCode, FieldError, PdeskError } from '../core/errors.js';
+import { DryRunStop } from '../core/client/dry-run.js';
+import { ExitCode, PdeskError } from '../core/errors.js';
 import { redact, secretScope } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import { forgetCommandSecrets } from '../profiles/secrets.js';
+import { forgetCommandSecrets } from '../core/profile/secrets.js';
 import { commands } from './commands/index.js';
 import type { Context, Deps } from './context.js';
 import { START_HERE, formatHelp, helpFirst } from './help.js';
 import { type IO, systemIO } from './io.js';
-import { collect, flagOf } from './options.js';
+import { cliWords } from './hints.js';
+import { collect } from './options.js';
 import { deferRequiredOptions } from './required.js';
 import { withDefaultCommand } from './route.js';
 import { contextOfRun, setDeps } from './verb.js';
@@ -116,9 +117,9 @@ export function reportError(e: unknown, verbose: boolean, args: readonly string[
   if (e instanceof PdeskError) {
     // An invalid body given with --body is the operator's file: say which option it came from.
     const fromBody = e.name === 'BodyError' && args.includes('--body');
-    const message = e instanceof FieldError ? e.render(flagOf) : e.message;
+    const { message, details } = cliWords(e);
     write(`pdesk: ${fromBody ? `--body: ${message}` : message}`);
-    for (const d of e.details) write(`  ${d}`);
+    for (const d of details) write(`  ${d}`);
     // An HTTP, contract, network or usage error is expected and fully said above; a stack helps only for a fault.
     if (verbose && e.stack && e.exitCode === ExitCode.unexpected) write(e.stack);
     return e.exitCode;
@@ -163,7 +164,6 @@ export async function runProgram(argv: readonly string[], deps: Deps): Promise<P
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {
     error = e;
-    contextOfRun(program)?.nameRequest(e);
     code = reportError(e, args.includes('--verbose'), args, deps.io);
   }
   const context = contextOfRun(program);

@@ -91,7 +91,7 @@ export function readJsonArg(value: string, option: string, io: Pick<IO, 'readStd
 }
 
 /** Fields core names whose option is not simply `--<field in kebab case>`. */
-const FLAG_OF_FIELD: Record<string, string> = { slot: '--slot-json' };
+const FLAG_OF_FIELD: Record<string, string> = { slot: '--slot-json', appointmentId: '<appointmentId>' };
 
 /** The command-line option of a field core names in a FieldError (`serviceCategory` → `--service-category`). */
 export function flagOf(field: string): string {

@@ -44,10 +44,15 @@ export function withDefaultCommand(args: readonly string[]): readonly string[] {
   return ['tui', ...args];
 }
 
+/** A bulk send (`--csv`): it runs from the ESM build, and its process gets the V8 settings of tuning.ts. */
+export function isBulkSend(args: readonly string[]): boolean {
+  return commandWords(withDefaultCommand(args))[0] !== 'tui' && args.some((a) => a === '--csv' || a.startsWith('--csv='));
+}
+
 export function buildFor(args: readonly string[]): Build {
   const [command, sub] = commandWords(withDefaultCommand(args));
   if (command === 'tui') return 'tui';
-  if (args.some((a) => a === '--csv' || a.startsWith('--csv='))) return 'main';
+  if (isBulkSend(args)) return 'main';
   if (command === 'profile') return sub !== undefined && PROFILE_WRITES.has(sub) ? 'main' : 'cli';
   return command !== undefined && MAIN_BUILD.has(command) ? 'main' : 'cli';
 }

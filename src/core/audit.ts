@@ -18,8 +18,8 @@
  * `<run>.<n>`.
  *
  * Lines go out at the end of the event-loop turn, in one O_APPEND write with the others of that turn, so several
- * processes (a TUI and a command) can share the file; fsyncs are shared (group commit: the bulk journal's writer,
- * src/core/bulk/journal.ts). A crash mid-write leaves a torn last line: readers skip it with a warning
+ * processes (a TUI and a command) can share the file; fsyncs are shared (group commit: src/core/durable-log.ts, the
+ * bulk journal's log too). A crash mid-write leaves a torn last line: readers skip it with a warning
  * (src/core/ndjson.ts), and the next writer ends it first. Records written before write-ahead (one line, no id)
  * are read as they are.
  *
@@ -35,8 +35,8 @@ import { hash, randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Profile } from '../profiles/schema.js';
-import { type Batch, JournalWriter, bootId } from './bulk/journal.js';
+import type { Profile } from './profile/schema.js';
+import { type Batch, DurableLog, bootId } from './durable-log.js';
 import { ConfigError } from './errors.js';
 import { isoTime } from './iso-time.js';
 import { readNdjson } from './ndjson.js';
@@ -160,8 +160,7 @@ export interface AuditTrail {
  * Least time between two fsyncs of an audit trail during a bulk send (ms); a command's or the TUI's writes are
  * synced at once. A bulk row's intent is written ahead, within the send's look-ahead (LOOKAHEAD_FACTOR covers this
  * pause), and its completion counts it once on disk while its request slot is already free, so the pause costs no
- * throughput; and each fsync costs the event loop a hand-off to the thread pool (~80–250 µs on a busy 2-core
- * machine: measured). 10 → 50 ms: ~5% less CPU a row in a bulk send (bench/notifications.mjs).
+ * throughput; and each fsync costs the event loop a hand-off to the thread pool (docs/performance.md).
  */
 export const AUDIT_SYNC_INTERVAL_MS = 50;
 
@@ -359,8 +358,8 @@ export class AuditLog implements AuditTrail {
   readonly path: string;
   private readonly bodies: boolean;
   private readonly user?: string;
-  private writer?: Promise<JournalWriter>;
-  private opened?: JournalWriter;
+  private writer?: Promise<DurableLog>;
+  private opened?: DurableLog;
   /** This process's run id (its run line names the boot) and the last record number. */
   private readonly run = randomBytes(6).toString('base64url');
   private seq = 0;
@@ -376,7 +375,7 @@ export class AuditLog implements AuditTrail {
   }
 
   /** Create the folder and open the file (once); a trail that cannot be written is a ConfigError: nothing is sent. */
-  ready(): Promise<JournalWriter> {
+  ready(): Promise<DurableLog> {
     this.writer ??= (async () => {
       try {
         mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
@@ -384,7 +383,7 @@ export class AuditLog implements AuditTrail {
       } catch (e) {
         throw this.cannotOpen(e as NodeJS.ErrnoException);
       }
-      const w = await JournalWriter.open(this.path, undefined, { what: 'audit trail', openError: (e) => this.cannotOpen(e) });
+      const w = await DurableLog.open(this.path, { what: 'audit trail', openError: (e) => this.cannotOpen(e) });
       // The run line goes out with the first intent, and is on disk with it.
       w.note(JSON.stringify({ run: this.run, boot: bootId(), pid: process.pid, at: isoTime(Date.now()) }));
       this.opened = w;

@@ -5,8 +5,8 @@
  * Nothing secret is in it. `accessToken` is the one function that hands a token out (`pdesk auth token`).
  */
 import { X509Certificate } from 'node:crypto';
-import type { AuthConfig, Profile, TlsConfig } from '../profiles/schema.js';
-import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
+import type { AuthConfig, Profile, TlsConfig } from './profile/schema.js';
+import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from './profile/secrets.js';
 import { authHeader, oauthTokenExpiry, oauthTokenScope } from './auth.js';
 import { ConfigError, PdeskError, UsageError } from './errors.js';
 import type { Party } from './ops.js';
@@ -144,7 +144,7 @@ async function partyState(profile: Profile, party: Party, o: { env: Env; offline
       if (o.offline) {
         if (auth.clientSecretEnv) secretFromEnv(auth.clientSecretEnv, `${what} client secret`, o.env);
         else readPemFile(auth.privateKeyFile!, 'private key');
-        out.problem = 'no token was requested (--dry-run)';
+        out.problem = 'no token was requested (a dry run)';
       } else {
         const header = (await authHeader(auth, what, tlsFiles(b.tls), { env: o.env }))!;
         const token = header.replace(/^Bearer /, '');
@@ -188,8 +188,8 @@ export async function accessToken(profile: Profile, party: Party, o: { env?: Env
   if (!auth || auth.type === 'none') throw new ConfigError(`${who} uses no authentication: there is no token to print.`);
   if (auth.type === 'basic')
     throw new ConfigError(`${who} uses basic authentication: there is no token to print.`, [
-      'pdesk auth token prints a bearer or OAuth2 access token; `pdesk auth status` shows where the password comes from.',
-    ]);
+      'Only a bearer or OAuth2 access token is printed.',
+    ]).hint({ kind: 'auth-status', profile: profile.name });
   const header = await authHeader(auth, party, auth.type === 'oauth2-client-credentials' ? tlsFiles(b.tls) : undefined, { env });
   if (!header) throw new UsageError(`${who} has no token.`);
   return header.replace(/^Bearer /, '');

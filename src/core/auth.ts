@@ -2,12 +2,13 @@
  * Authentication per party (decisions.md §11): none, bearer (env, command, stored), basic, and OAuth2 client
  * credentials (client secret or private-key JWT), the token cached until shortly before it expires.
  */
-import type { AuthConfig } from '../profiles/schema.js';
-import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from '../profiles/secrets.js';
+import type { AuthConfig } from './profile/schema.js';
+import { readPemFile, secretFromCommand, secretFromEnv, storedSecret } from './profile/secrets.js';
 import { ConfigError, ExitCode, NetworkError, PdeskError, excerpt, statusLine } from './errors.js';
 import { REDACTED, redact, registerSecret } from './redact.js';
 import type { RawResponse, TlsFiles } from './transport.js';
 import { createTransport } from './transport-default.js';
+import { nodeCrypto } from './builtins.js';
 
 const oauthCache = new Map<string, { token: string; expiresAt: number; scope?: string }>();
 
@@ -16,8 +17,8 @@ function b64url(data: string | Buffer): string {
 }
 
 function clientAssertion(clientId: string, tokenUrl: string, keyPem: string): string {
-  // node:crypto on use: only a private-key JWT needs it, and loading it costs every command ~2 ms.
-  const { createPrivateKey, createSign, randomUUID } = process.getBuiltinModule('node:crypto');
+  // node:crypto on use (core/builtins.ts): only a private-key JWT needs it.
+  const { createPrivateKey, createSign, randomUUID } = nodeCrypto();
   const key = createPrivateKey(keyPem);
   if (key.asymmetricKeyType !== 'rsa')
     throw new Error(`it holds a${key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key`);

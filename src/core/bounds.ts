@@ -4,7 +4,7 @@
  * The defaults are far above any real list (a thousand slots are about a megabyte) and far below what runs a
  * process out of memory; a server that keeps serving large pages with fresh `next` links is stopped by them.
  */
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from './profile/schema.js';
 import { IncompleteListError, megabytes } from './errors.js';
 
 export const DEFAULT_LIMITS = { responseMB: 64, readMB: 256, pages: 10_000 } as const;

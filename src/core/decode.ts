@@ -5,14 +5,11 @@
  * the bound, never inflated whole. node:zlib is loaded by the first compressed answer only.
  */
 import type { Transform } from 'node:stream';
-import { DECODE_CODE, TOO_LARGE_CODE } from './transport.js';
+import { DECODE_CODE, codeError, tooLargeError } from './transport.js';
+import { nodeZlib } from './builtins.js';
 
 /** What pdesk asks for on every request (the client's default header). */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
-
-function codeError(message: string, code: string): Error {
-  return Object.assign(new Error(message), { code });
-}
 
 /** The codings of a Content-Encoding header in the order they were applied, `identity` left out. */
 function codings(header: string): string[] {
@@ -70,7 +67,7 @@ export class BodyDecoder {
 
   /** The decoding streams, made at the first chunk: a `deflate` applied last is sniffed for its zlib header. */
   private start(firstChunk: Buffer): void {
-    const zlib = process.getBuiltinModule('node:zlib');
+    const zlib = nodeZlib();
     // As lenient as browsers and undici's fetch about a missing end of stream: what was decoded is kept, and a body
     // cut short fails as JSON, naming what it is.
     const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
@@ -89,7 +86,7 @@ export class BodyDecoder {
     last.on('data', (chunk: Buffer) => {
       if (this.settled) return;
       this.length += chunk.length;
-      if (this.length > this.max) this.settle(codeError('Response content exceeded max size', TOO_LARGE_CODE));
+      if (this.length > this.max) this.settle(tooLargeError());
       else this.chunks.push(chunk);
     });
     last.on('end', () => this.settle());

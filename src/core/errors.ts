@@ -5,6 +5,7 @@
 import type { OperationOutcome } from './schemas/outcome.js';
 import { renderOutcome } from './outcome.js';
 import { sanitize } from './sanitize.js';
+import { nodeHttp } from './builtins.js';
 
 export const ExitCode = {
   ok: 0,
@@ -19,14 +20,37 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * Something the operator can do about an error, named without a face's words: the CLI words it as a command line
+ * (`pdesk profile show north`), the TUI as where to look (src/cli/hints.ts, src/tui/hints.ts). Core never writes a
+ * command or an option into a message; it adds a hint.
+ */
+export type Hint =
+  /** Look at a profile's settings (`setting`, when one is at fault: `practice.baseUrl`). */
+  | { kind: 'profile'; profile: string; setting?: string }
+  /** Where a profile's secrets come from, and whether they resolve. */
+  | { kind: 'auth-status'; profile: string }
+  /** Migrate the team store's schema, as the database user that owns it. */
+  | { kind: 'store-migrate' }
+  /** A booking in the past may be sent anyway, where the face allows it. */
+  | { kind: 'allow-past' };
+
 export class PdeskError extends Error {
   readonly exitCode: ExitCodeValue;
   readonly details: string[];
+  /** What the operator can do about it, for each face to word after the details. */
+  readonly hints: Hint[] = [];
   constructor(message: string, exitCode: ExitCodeValue, details: string[] = [], options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.exitCode = exitCode;
     this.details = details;
+  }
+
+  /** Add a hint; the error itself, to throw. */
+  hint(h: Hint): this {
+    this.hints.push(h);
+    return this;
   }
 }
 
@@ -37,26 +61,45 @@ export class UsageError extends PdeskError {
   }
 }
 
+/** `{{field}}` in a FieldError's problem or details: another field, named the face's way. */
+const FIELD_REF = /\{\{([A-Za-z]+)\}\}/g;
+
 /**
- * A value the operator gave that core refuses, named by its *field* (`patient`, `recipient`, `schedule`), never by
- * a command-line flag or a form label: each face names the field its own way. The CLI says
+ * A value the operator gave that core refuses, named by its *field* (`patient`, `recipient`, `schedule`, `csv`),
+ * never by a command-line flag or a form label: each face names the field its own way. The CLI says
  * `--patient must not be empty.`, the TUI `Patient must not be empty.` and moves the cursor to that field.
- * `problem` reads after the field's name; it may name other fields as `{field}` (`is after {to}`), which the
- * face renders the same way.
+ * `problem` reads after the field's name; it and the details may name other fields as `{{field}}` (`is after
+ * {{to}}`), which the face renders the same way. `message` and `details` name them bare, for any other reader.
  */
 export class FieldError extends UsageError {
+  /** The details as given, `{{field}}` references kept for `renderDetails`. */
+  private readonly given: string[];
   constructor(
     readonly field: string,
     readonly problem: string,
     details: string[] = [],
   ) {
-    super(`${field} ${problem.replace(/\{([A-Za-z]+)\}/g, '$1')}.`, details);
+    super(
+      `${field} ${problem.replace(FIELD_REF, '$1')}.`,
+      details.map((d) => d.replace(FIELD_REF, '$1')),
+    );
+    this.given = details;
   }
 
   /** The message with every field named by `label` (a flag for the CLI, a form label for the TUI). */
   render(label: (field: string) => string): string {
     const first = label(this.field);
-    return `${first.charAt(0).toUpperCase()}${first.slice(1)} ${this.problem.replace(/\{([A-Za-z]+)\}/g, (_, f: string) => label(f))}.`;
+    return `${first.charAt(0).toUpperCase()}${first.slice(1)} ${this.problem.replace(FIELD_REF, (_, f: string) => label(f))}.`;
+  }
+
+  /** The detail lines with every field they name by `label`. */
+  renderDetails(label: (field: string) => string): string[] {
+    return this.given.map((d) => d.replace(FIELD_REF, (_, f: string) => label(f)));
+  }
+
+  /** The same problem, named as another field (a form that asks for one value under another name). */
+  as(field: string): FieldError {
+    return new FieldError(field, this.problem, this.given);
   }
 }
 
@@ -69,7 +112,7 @@ export class ConfigError extends PdeskError {
 
 export function statusLine(status: number): string {
   // node:http on use: `pdesk --help` and usage errors load these errors too, and need no HTTP.
-  const text = process.getBuiltinModule('node:http').STATUS_CODES[status];
+  const text = nodeHttp().STATUS_CODES[status];
   return text ? `HTTP ${status} ${text}` : `HTTP ${status}`;
 }
 

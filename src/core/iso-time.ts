@@ -1,6 +1,6 @@
 /**
- * `new Date(ms).toISOString()`, fast for the instants a running process stamps its records with (the bulk journal's
- * lines, the audit trail's records: thousands a second in a bulk send, where toISOString cost ~2 µs a call). The
+ * `new Date(ms).toISOString()`, for the instants a running process stamps its records with (the bulk journal's lines,
+ * the audit trail's records: thousands a second in a bulk send, each a Date and a formatted string otherwise). The
  * text up to the second is made once per second; the milliseconds are put after it.
  */
 let second = Number.NaN;

@@ -6,7 +6,7 @@
  * link's path is under the profile's base path; otherwise the list is incomplete (IncompleteListError, exit 6),
  * never silently cut short. The profile's credentials never go to an origin outside it.
  */
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from './profile/schema.js';
 import { IncompleteListError } from './errors.js';
 import { redact } from './redact.js';
 import { baseSettingOf } from './redirect.js';

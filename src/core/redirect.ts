@@ -5,7 +5,7 @@
  * host, at most MAX_REDIRECTS times; the party's credentials go only to the party's own origins. Anything else stops
  * with a RedirectError.
  */
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from './profile/schema.js';
 import { RedirectError, statusLine } from './errors.js';
 import type { OpId, Party } from './ops.js';
 import { isSecretHeader, redact } from './redact.js';

@@ -3,7 +3,7 @@
  * URL under the providing party's base URL (per-API override first), extra headers and a content type.
  * Path parameters are always percent-encoded.
  */
-import type { Profile } from '../profiles/schema.js';
+import type { Profile } from './profile/schema.js';
 import { UsageError } from './errors.js';
 import { type ApiName, OPS, type OpId, PLACEHOLDER, type Party } from './ops.js';
 

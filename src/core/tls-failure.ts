@@ -3,6 +3,7 @@
  * 805C…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…`, with a newline inside). Both transports
  * report these errors with the codes node and OpenSSL give them (transport.ts words every other network error).
  */
+import { nodeNet, nodeTls } from './builtins.js';
 
 /** A party's TLS files as transport.ts passes them (its TlsFiles; not imported: transport.ts imports this module). */
 interface TlsFiles {
@@ -35,8 +36,8 @@ function peerCertificate(
   tls: TlsFiles | undefined,
   timeoutMs: number,
 ): Promise<{ valid_from?: string; valid_to?: string } | undefined> {
-  const { connect, rootCertificates } = process.getBuiltinModule('node:tls');
-  const { isIP } = process.getBuiltinModule('node:net');
+  const { connect, rootCertificates } = nodeTls();
+  const { isIP } = nodeNet();
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
     const socket = connect({

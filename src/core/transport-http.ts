@@ -15,14 +15,12 @@ import {
   type Deadline,
   type RawRequest,
   RetryingTransport,
-  TOO_LARGE_CODE,
   answerText,
+  codeError,
   tlsConnectOptions,
+  tooLargeError,
 } from './transport.js';
-
-function codeError(message: string, code: string): Error {
-  return Object.assign(new Error(message), { code });
-}
+import { nodeHttp, nodeHttps } from './builtins.js';
 
 /** `Headers` as undici gives them, each name once and lower-case, repeated values joined with ", ". */
 function headersOf(res: IncomingMessage): Record<string, string> {
@@ -44,17 +42,17 @@ export class HttpTransport extends RetryingTransport {
     // node:http and node:https (with node:tls) load on the first request that needs them: `pdesk --help` and
     // usage errors load this module but send nothing.
     if (!secure) {
-      this.httpAgent ??= new (process.getBuiltinModule('node:http').Agent)(o);
+      this.httpAgent ??= new (nodeHttp().Agent)(o);
       return this.httpAgent;
     }
-    this.httpsAgent ??= new (process.getBuiltinModule('node:https').Agent)(o);
+    this.httpsAgent ??= new (nodeHttps().Agent)(o);
     return this.httpsAgent;
   }
 
   protected send(url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
       const secure = url.protocol === 'https:';
-      const max = this.opts.maxResponseBytes;
+      const max = this.maxBytes(req);
       let settled = false;
       let connectTimer: NodeJS.Timeout | undefined;
       let request: ClientRequest | undefined;
@@ -89,7 +87,7 @@ export class HttpTransport extends RetryingTransport {
           agent: this.agent(secure),
           ...(secure ? tlsConnectOptions(req.tls) : {}),
         };
-        request = process.getBuiltinModule(secure ? 'node:https' : 'node:http').request(options);
+        request = (secure ? nodeHttps() : nodeHttp()).request(options);
       } catch (e) {
         // An invalid header value or method: node refuses it before sending anything.
         return finish(e as Error);
@@ -104,7 +102,7 @@ export class HttpTransport extends RetryingTransport {
       });
       request.on('error', (e) => finish(e));
       request.on('response', (res) => {
-        const tooLarge = () => finish(codeError('Response content exceeded max size', TOO_LARGE_CODE));
+        const tooLarge = () => finish(tooLargeError());
         if (Number(res.headers['content-length']) > max) return tooLarge();
         const answered = (chunks: Buffer[], length: number) =>
           finish(undefined, { status: res.statusCode ?? 0, headers: headersOf(res), text: answerText(chunks, length) });

@@ -1,8 +1,8 @@
 /**
  * The transport for long-running work (bulk sends, listen, the sandbox's pushes, the TUI): one keep-alive undici
  * Pool per origin (and TLS setting). An answer is read by a dispatch handler (`AnswerReader`) rather than
- * `request()`, which makes a body stream and an async resource per response: about 18% fewer instructions a request
- * than a bare `request()` loop (valgrind), which a bulk send makes thousands of a second. Of undici only its Pool
+ * `request()`, which makes a body stream and an async resource per response: a bulk send reads thousands of answers
+ * a second (figures: docs/performance.md). Of undici only its Pool
  * module is loaded (undici-pool.d.ts), when a pool transport is made and after the turn that made it, so a process that
  * never makes one never loads it.
  */
@@ -18,6 +18,7 @@ import {
   type TransportOptions,
   connectionKey,
   tlsConnectOptions,
+  tooLargeError,
 } from './transport.js';
 
 type PoolClass = typeof Pool;
@@ -26,8 +27,8 @@ let loading: Promise<PoolClass> | undefined;
 
 /**
  * undici's Pool and what it needs (its HTTP/1.1 client, the connector, the parser), not undici's index, which
- * loads fetch, WebSocket, the cache, the mock agents and a dozen more of node's modules for them: ~3× the code and
- * the time to load it (node's require: ~31 ms against ~80–94 ms here).
+ * loads fetch, WebSocket, the cache, the mock agents and a dozen more of node's modules for them, none of which
+ * pdesk uses (DEVELOPERS.md, "Stack notes").
  */
 async function loadUndici(): Promise<PoolClass> {
   const m = await import('undici/lib/dispatcher/pool.js');
@@ -125,6 +126,8 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     }
     this.chunks.push(chunk);
     this.length += chunk.length;
+    // The request's own bound (the pool's is the transport's: a transport shared by clients of several profiles).
+    if (this.length > this.maxBytes) this.undecodable(tooLargeError());
   }
 
   onResponseEnd(): void {
@@ -210,7 +213,7 @@ export class PoolTransport extends RetryingTransport {
   private dispatch(PoolCtor: PoolClass, url: URL, req: RawRequest, deadline: Deadline, path: string): Promise<Answer> {
     const pool = this.pool(PoolCtor, url, req.tls);
     return new Promise<Answer>((resolve, reject) => {
-      const reader = new AnswerReader(resolve, reject, deadline, req.signal, this.opts.maxResponseBytes);
+      const reader = new AnswerReader(resolve, reject, deadline, req.signal, this.maxBytes(req));
       if (deadline.aborted || req.signal?.aborted) reader.abort();
       else pool.dispatch({ path, method: req.method as 'GET', headers: req.headers, body: req.body }, reader);
     });

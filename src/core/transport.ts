@@ -13,6 +13,7 @@ import { EventEmitter } from 'node:events';
 import { ContractError, NetworkError, TooLargeError, megabytes, statusLine } from './errors.js';
 import { redact } from './redact.js';
 import { tlsFailure } from './tls-failure.js';
+import { nodeTls } from './builtins.js';
 
 export interface TlsFiles {
   ca?: string;
@@ -41,6 +42,8 @@ export interface RawRequest {
   tls?: TlsFiles;
   /** Caller's signal (Esc in the TUI, Ctrl-C). */
   signal?: AbortSignal;
+  /** The most bytes this answer's body may have, decoded (the profile's), within the transport's own bound. */
+  maxResponseBytes?: number;
 }
 
 export interface RawResponse {
@@ -85,6 +88,16 @@ export const CONNECT_TIMEOUT_CODE = 'UND_ERR_CONNECT_TIMEOUT';
 export const TOO_LARGE_CODE = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
 /** An answer whose body cannot be decoded (an unknown Content-Encoding, corrupt compressed data): src/core/decode.ts. */
 export const DECODE_CODE = 'PDESK_BAD_ENCODING';
+/** An error with a code, as node's and undici's network errors carry them. */
+export function codeError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** An answer past its size bound, as undici's parser reports it. */
+export function tooLargeError(): Error {
+  return codeError('Response content exceeded max size', TOO_LARGE_CODE);
+}
+
 /** The default bound on one answer's body (decoded): the profile's `limits.responseMB`. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export const MAX_RETRY_AFTER_MS = 10_000;
@@ -143,7 +156,7 @@ function describeNetwork(code: string | undefined, e: unknown): string {
 
 /**
  * A request deadline: an EventEmitter with `aborted` that both transports listen to. Its listeners cost far less
- * than an AbortController's EventTarget ones (~15 µs a request, measurable at bulk rates).
+ * than an AbortController's EventTarget ones, which a bulk send would add and remove for every request.
  */
 export class Deadline extends EventEmitter {
   aborted = false;
@@ -171,7 +184,7 @@ export class Deadline extends EventEmitter {
 
 /**
  * Milliseconds on a monotonic clock. Not `performance.now()`: its first use loads node:perf_hooks and eight modules
- * of its own, ~0.5–1 ms of every one-shot command's start.
+ * of its own, which every one-shot command would pay at its start.
  */
 function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
@@ -180,9 +193,8 @@ function monotonicMs(): number {
 /**
  * The deadlines of requests, shared by those that start within one slice of time (a tenth of the request time-out,
  * at most 250 ms): a request started in a slice gets the deadline that fires `ms` after the slice ends, so it is never
- * cut before `ms` and at most a slice later. One EventEmitter and one timer per request cost a bulk send ~15 k
- * instructions a row (valgrind: a bare undici loop with and without them); one per slice costs next to nothing. The
- * timers are unref'd: a request in flight keeps the process alive by its socket, and an idle process is not held
+ * cut before `ms` and at most a slice later: one EventEmitter and one timer per slice rather than per request, which
+ * a bulk send would make thousands of a second (docs/performance.md). The timers are unref'd: a request in flight keeps the process alive by its socket, and an idle process is not held
  * for a deadline nobody waits on.
  */
 export class DeadlineClock {
@@ -219,7 +231,7 @@ export function tlsConnectOptions(tls: TlsFiles | undefined): { ca?: string[]; c
 }
 
 function tlsRootCertificates(): readonly string[] {
-  return process.getBuiltinModule('node:tls').rootCertificates;
+  return nodeTls().rootCertificates;
 }
 
 /** The key of a connection setting: an origin and the TLS files its connections use. */
@@ -273,7 +285,7 @@ export abstract class RetryingTransport implements Transport {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       // A deadline shared by the requests of its slice of time (DeadlineClock), rather than AbortSignal.timeout(),
-      // which stays in memory until it fires (~1 kB each for requestMs: tens of MB during a bulk send).
+      // which stays in memory until it fires: a bulk send would hold one per request for the whole time-out.
       const deadline = this.deadlines.now();
       let answer: Answer;
       try {
@@ -321,13 +333,18 @@ export abstract class RetryingTransport implements Transport {
     }
   }
 
+  /** The bound on `req`'s answer: the request's (its client's profile), within the transport's own. */
+  protected maxBytes(req: RawRequest): number {
+    return Math.min(req.maxResponseBytes ?? Number.POSITIVE_INFINITY, this.opts.maxResponseBytes);
+  }
+
   /** An answer over the size bound, naming the bound and the profile setting that sets it. */
   private tooLarge(url: URL, req: RawRequest, cause: unknown): TooLargeError {
     const details = [`request: ${req.method} ${redact(req.url)}`];
     if (!isIdempotent(req.method)) details.push('The request was sent and answered: check before sending it again.');
     details.push('If answers this large are expected, raise limits.responseMB in the profile.');
     return new TooLargeError(
-      `The answer from ${url.origin} is larger than ${megabytes(this.opts.maxResponseBytes)}, the most pdesk reads in one answer (limits.responseMB).`,
+      `The answer from ${url.origin} is larger than ${megabytes(this.maxBytes(req))}, the most pdesk reads in one answer (limits.responseMB).`,
       details,
       cause,
     );

@@ -23,10 +23,8 @@ import envPaths from 'env-paths';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { describeJsonProblem, readJson } from '../core/json.js';
 import { LockHeld, acquireLock } from '../core/lockfile.js';
-import { jsonPath } from '../core/schemas/common.js';
-import type * as z from '../core/schemas/zod.js';
 import { didYouMean } from '../core/suggest.js';
-import { PROFILE_SCHEMA_VERSION, Profile, type ProfileInput } from './schema.js';
+import { PROFILE_SCHEMA_VERSION, type Profile, type ProfileInput, validateProfile } from '../core/profile/schema.js';
 
 interface StoreShape {
   schemaVersion: number;
@@ -56,63 +54,6 @@ function kindOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
-
-/** A zod schema's definition, as far as keysAt reads it (zod/mini's `_zod.def`). */
-interface Def {
-  type: string;
-  shape?: Record<string, z.core.$ZodType>;
-  innerType?: z.core.$ZodType;
-  in?: z.core.$ZodType;
-  options?: z.core.$ZodType[];
-  discriminator?: string;
-  valueType?: z.core.$ZodType;
-  values?: unknown[];
-}
-const defOf = (s: z.core.$ZodType | undefined) => (s as unknown as { _zod: { def: Def } } | undefined)?._zod.def;
-
-/**
- * The keys the profile schema allows in the object at `path` of `input` (for "did you mean" on an unknown key):
- * through optional, default and pipe wrappers, a record's values and, in a union (`auth`), the option whose
- * discriminator the input names (else every option's keys).
- */
-function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[], input: unknown): string[] {
-  let def = defOf(schema);
-  let value = input;
-  for (let i = 0; ; ) {
-    while (def && (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'pipe'))
-      def = defOf(def.type === 'pipe' ? def.in : def.innerType);
-    if (def?.type === 'union') {
-      const at = def.discriminator && isObject(value) ? value[def.discriminator] : undefined;
-      const options = def.options ?? [];
-      const chosen = options.filter((o) => defOf(defOf(o)?.shape?.[def!.discriminator ?? ''])?.values?.includes(at));
-      return [...new Set((chosen.length ? chosen : options).flatMap((o) => Object.keys(defOf(o)?.shape ?? {})))];
-    }
-    if (i === path.length) return Object.keys(def?.shape ?? {});
-    const key = path[i++]!;
-    value = isObject(value) ? value[String(key)] : undefined;
-    def = defOf(def?.type === 'record' ? def.valueType : def?.shape?.[String(key)]);
-    if (!def) return [];
-  }
-}
-
-/** Validate a profile object; an unknown key or bad value is a ConfigError naming the key or path. */
-export function validateProfile(input: unknown, source: string): Profile {
-  const r = Profile.safeParse(input);
-  if (r.success) return r.data;
-  // An unknown key (a typo such as "praktice") explains the other issues it causes: report it first.
-  const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const keys = (issue as { keys: string[] }).keys;
-    const at = issue.path.length ? ` in ${jsonPath(issue.path).slice(2)}` : '';
-    // A single mistyped key gets the key it most likely meant.
-    const hint = keys.length === 1 ? didYouMean(keys[0]!, keysAt(Profile, issue.path, input)) : '';
-    throw new ConfigError(`Unknown key ${keys.map((k) => `"${k}"`).join(', ')}${at} in ${source}${hint || '.'}`);
-  }
-  const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-  throw new ConfigError(
-    `Invalid profile in ${source} at ${jsonPath(issue.path)}: ${missing ? 'required field is missing' : issue.message}.`,
-  );
 }
 
 /** The lines that name the known profiles (or say there are none yet), for an error's details. */

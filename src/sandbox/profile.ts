@@ -1,5 +1,5 @@
 /** The profile that works against a running sandbox (printed on start, used by tests and `tui --sandbox`). */
-import type { ProfileInput } from '../profiles/schema.js';
+import type { ProfileInput } from '../core/profile/schema.js';
 
 export const SANDBOX_NAMESPACES = { portal: 'portal.example', practice: 'practice.example' } as const;
 

@@ -9,7 +9,7 @@ import { buildChatMessage, buildEncounterClose, closeChat, replyMessage } from '
 import { buildNotification, sendNotification } from '../core/api/notifications.js';
 import { PdeskClient } from '../core/client.js';
 import { type ChatCommunication, threadOf } from '../core/schemas/chat.js';
-import { Profile } from '../profiles/schema.js';
+import { Profile } from '../core/profile/schema.js';
 import type { PushPort } from './http.js';
 import { sandboxProfile } from './profile.js';
 import { PATIENTS } from './seed.js';

@@ -9,8 +9,8 @@
 import { Box, useApp, useInput, useStdin } from 'ink';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { ClientOptions, PdeskClient } from '../core/client.js';
+import type { Profile } from '../core/profile/schema.js';
 import type { DeskStore } from '../core/store/types.js';
-import type { Profile } from '../profiles/schema.js';
 import { DeskProvider, DeskScreen, useDesk, useDeskStatus, useWriteQuestion } from './desk.js';
 import { InspectProvider, useInspect } from './inspect/context.js';
 import { InspectView } from './inspect/InspectView.js';

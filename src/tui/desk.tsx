@@ -21,8 +21,9 @@ import { readSettings } from '../core/settings.js';
 import { openFileStore } from '../core/store/file/index.js';
 import type { DeskStore } from '../core/store/types.js';
 import { sanitize } from '../core/sanitize.js';
-import { type Profile, isProduction } from '../profiles/schema.js';
+import { type Profile, isProduction } from '../core/profile/schema.js';
 import { TypedConfirmation } from './components/Confirm.js';
+import { hintsText } from './hints.js';
 import { useKeys } from './keys/useKeys.js';
 
 export type Connection = 'unknown' | 'online' | 'offline';
@@ -161,13 +162,15 @@ export function useDeskStatus(): DeskStatus {
   return useContext(StatusContext);
 }
 
-/** Status-line text of an error: the sentence, then detail lines (OperationOutcome issues), without the request line. */
-/** An error as status-line text: sanitised (server text) and redacted (a server may quote a credential). */
+/**
+ * An error as status-line text: the sentence, then detail lines (OperationOutcome issues) without the request line,
+ * then core's hints; sanitised (server text) and redacted (a server may quote a credential).
+ */
 export function errorText(e: unknown): string {
   if (typeof e === 'string') return redact(sanitize(e));
   if (e instanceof PdeskError) {
     const details = e.details.filter((d) => !/^request: /.test(d));
-    return redact(sanitize([e.message, ...details].join(' · ')));
+    return redact(sanitize([e.message, ...details, ...hintsText(e)].join(' · ')));
   }
   return redact(sanitize(`Unexpected error: ${(e as Error)?.message ?? String(e)}`));
 }

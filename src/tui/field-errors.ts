@@ -53,9 +53,8 @@ export interface FormProblem {
 /** An error of a form's submit, in the form's words. */
 export function formProblem(e: unknown, fields: readonly FieldLabel[]): FormProblem {
   if (!(e instanceof FieldError)) return { error: e };
-  const error = new UsageError(
-    e.render((f) => labelOf(f, fields)),
-    e.details,
-  );
+  const label = (f: string) => labelOf(f, fields);
+  const error = new UsageError(e.render(label), e.renderDetails(label));
+  error.hints.push(...e.hints);
   return fields.some((f) => f.name === e.field) ? { error, field: e.field } : { error };
 }

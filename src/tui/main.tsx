@@ -11,8 +11,9 @@ import { ConfigError, PdeskError, UsageError } from '../core/errors.js';
 import type { DeskStore } from '../core/store/types.js';
 import { redact } from '../core/redact.js';
 import { sanitize } from '../core/sanitize.js';
-import { Profile } from '../profiles/schema.js';
+import { Profile } from '../core/profile/schema.js';
 import { Root, type StartedSandbox } from './app.js';
+import { hintsText } from './hints.js';
 import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './terminal.js';
 
 export interface TuiOptions {
@@ -223,7 +224,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
     if (error !== undefined) {
       const lines =
         error instanceof PdeskError
-          ? [error.message, ...error.details]
+          ? [error.message, ...error.details, ...hintsText(error)]
           : [`unexpected error: ${(error as Error)?.message ?? String(error)}`];
       for (const l of lines) write(process.stderr, `pdesk: ${redact(sanitize(l, true))}\n`);
       if (o.verbose && (error as Error)?.stack) write(process.stderr, `${(error as Error).stack}\n`);
@@ -245,7 +246,7 @@ export async function runTui(o: TuiOptions): Promise<never> {
   if (o.trace) {
     try {
       const { TraceWriter } = await import('../core/trace.js');
-      trace = TraceWriter.open(o.trace, profile, '--trace');
+      trace = TraceWriter.open(o.trace, profile);
     } catch (e) {
       await Promise.allSettled(closables.map((c) => c.close()));
       throw e;

@@ -24,7 +24,7 @@ export function useTuiSettings(): TuiSettings {
 
 /** The profile store's profiles, each validated (an invalid one is listed with its problem). */
 export async function storedProfiles(): Promise<SystemEntry[]> {
-  const { listProfiles, validateProfile } = await import('../profiles/store.js');
+  const [{ listProfiles }, { validateProfile }] = await Promise.all([import('../profiles/store.js'), import('../core/profile/schema.js')]);
   return listProfiles().map((s) => {
     try {
       return { name: s.name, isDefault: s.isDefault, profile: validateProfile(s.profile, `profile "${s.name}"`) };

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, cacheFileFor, fixedOutput, readCache, sampledChecksum, writeCache } from '../../src/cli/boot.js';
 import { buildProgram } from '../../src/cli/main.js';
-import { VALUE_OPTIONS, buildFor, commandWords } from '../../src/cli/route.js';
+import { VALUE_OPTIONS, buildFor, commandWords, isBulkSend } from '../../src/cli/route.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 describe('which build runs a command line', () => {
@@ -57,6 +57,19 @@ describe('which build runs a command line', () => {
     [['__complete', 'tui'], 'cli'],
   ])('%j → %s', (args, build) => {
     expect(buildFor(args)).toBe(build);
+  });
+
+  it('a bulk send, and only a bulk send, gets the V8 settings of src/cli/tuning.ts from the launcher', () => {
+    expect(isBulkSend(['notifications', 'send', '--csv', 'people.csv', '--topic', 't', '--text', 'x'])).toBe(true);
+    expect(isBulkSend(['--profile', 'p', 'notifications', 'send', '--csv=people.csv'])).toBe(true);
+    expect(isBulkSend(['notifications', 'send', '--email', 'a@example.org', '--text', 'csv'])).toBe(false);
+    expect(isBulkSend(['tui', '--csv'])).toBe(false);
+    expect(isBulkSend(['slots', 'list'])).toBe(false);
+    // Never from inside a command: no module of src/cli/commands sets a V8 flag.
+    const commands = join(import.meta.dirname, '../../src/cli/commands');
+    const sources = readdirSync(commands, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    expect(sources.length).toBeGreaterThan(20);
+    for (const d of sources) expect(readFileSync(join(d.parentPath, d.name), 'utf8')).not.toMatch(/setFlagsFromString|node:v8|tuning\.js/);
   });
 
   it('commandWords skips options and the values of global options', () => {

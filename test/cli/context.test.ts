@@ -26,6 +26,15 @@ function contextOf(args: string[], o: TestIOOptions = {}, now?: () => Date) {
   return { ctx: new Context(program.opts(), { io: t.io, now }), t };
 }
 
+describe('Context stdout', () => {
+  it("a write's table text is sanitised in one place for every command (chat close, appointments cancel…)", () => {
+    const { ctx, t } = contextOf(['--output', 'table']);
+    ctx.emitWrite(204, undefined, () => 'Closed chat enc-1\u001b[2J\u001b]0;owned\u0007 \u202eevil.');
+    ctx.emitOne('plain \u001b[31mred');
+    expect(t.stdout()).toBe('Closed chat enc-1 evil.\nplain red\n');
+  });
+});
+
 describe('Context stderr', () => {
   it('ctx.err strips control sequences and redacts registered secrets (stderr may carry untrusted text)', () => {
     registerSecret('unit-err-S3CRET-4f2a');

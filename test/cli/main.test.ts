@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ProfileInput } from '../../src/profiles/schema.js';
+import type { ProfileInput } from '../../src/core/profile/schema.js';
 import { type CliResult, run as runPdesk, tempDir, writeProfiles } from '../helpers/run.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -213,7 +213,9 @@ describe('network errors', () => {
     expect(r.code).toBe(5);
     expect(r.stderr.split('\n')[0]).toBe(`pdesk: Cannot reach ${deadOrigin} (connection refused).`);
     expect(r.stderr).toContain(`GET ${deadOrigin}/practice/ValueSet?service-category=gp`);
-    expect(r.stderr).toMatch(/Check that the practice system is running and the practice base URL of profile "\S+"/);
+    expect(r.stderr).toMatch(/Check that the practice system is running and the practice base URL of profile "\S+"\.\n/);
+    // Core's hint, in the command line's words.
+    expect(r.stderr).toMatch(/\n {2}Its settings \(practice\.baseUrl\): pdesk profile show \S+\n/);
     noStack(r);
   });
 
@@ -632,7 +634,7 @@ describe('runProgram', () => {
     const { runProgram } = await import('../../src/cli/main.js');
     const { testIO } = await import('../../src/cli/io.js');
     const { PdeskClient } = await import('../../src/core/client.js');
-    const { validateProfile } = await import('../../src/profiles/store.js');
+    const { validateProfile } = await import('../../src/core/profile/schema.js');
     handler = (_q, res) => send(res, 200, { resourceType: 'Bundle', entry: [{ resource: slot() }] });
     const t = testIO({ env: { PDESK_CONFIG_DIR: '/nonexistent/pdesk-config', PDESK_ERR_TOKEN: TOKEN } });
     const loaded: Array<string | undefined> = [];

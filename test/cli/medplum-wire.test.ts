@@ -10,7 +10,7 @@ import { peopleCsv } from '../helpers/bulk.js';
 import { medplumPeerForFile } from '../helpers/medplum/peer.js';
 import { SEED } from '../helpers/medplum/seed.js';
 import { run } from '../helpers/run.js';
-import type { ProfileInput } from '../../src/profiles/schema.js';
+import type { ProfileInput } from '../../src/core/profile/schema.js';
 import { readAudit } from '../../src/core/audit.js';
 
 const mp = medplumPeerForFile();

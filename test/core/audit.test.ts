@@ -10,11 +10,11 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuditLog, auditPath, completionLine, intentLine, osUser, readAudit, redactBody } from '../../src/core/audit.js';
-import { bootId } from '../../src/core/bulk/journal.js';
+import { bootId } from '../../src/core/durable-log.js';
 import { PdeskClient } from '../../src/core/client.js';
 import { ConfigError, HttpError, NetworkError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { tempDir } from '../helpers/config.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
@@ -310,7 +310,7 @@ describe('the client audits every write where it sends it', () => {
     });
     const c = closeAfterEach(new PdeskClient(profileFor(stub.url), { audit: { dir } }));
     let durable: Promise<void> | undefined;
-    await c.call('C5', { body: {}, audited: (p) => (durable = p) });
+    await c.dispatch({ ...(await c.request('C5', { body: {} })), audited: (p) => (durable = p) });
     expect(durable).toBeInstanceOf(Promise);
     await durable;
     expect(readAudit(auditPath(dir, 'acme')).records.map((r) => r.status)).toEqual([201]);

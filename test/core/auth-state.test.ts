@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { accessToken, authState } from '../../src/core/auth-state.js';
 import { forgetTokens } from '../../src/core/auth.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { tempDir } from '../helpers/config.js';
 import { stubServer } from '../helpers/http.js';
 
@@ -90,7 +90,7 @@ describe('authState', () => {
     const offline = await authState(p, { env: { ACME_SECRET: 'x' }, offline: true });
     expect(offline.parties[0]).toMatchObject({
       resolves: true,
-      problem: 'no token was requested (--dry-run)',
+      problem: 'no token was requested (a dry run)',
       token: { scopes: ['system/*.read'] },
     });
     expect(stub.received).toHaveLength(1);

@@ -8,10 +8,12 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DryRunStop, PdeskClient, type RequestDescription } from '../../src/core/client.js';
+import { PdeskClient, type RequestDescription } from '../../src/core/client.js';
+import { DryRunStop } from '../../src/core/client/dry-run.js';
 import { ConfigError, ExitCode, type PdeskError } from '../../src/core/errors.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
+import { rejectionOf } from '../helpers/errors.js';
 
 function client(baseUrl: string, practice: Record<string, unknown> = {}) {
   const profile = validateProfile(
@@ -28,14 +30,7 @@ function client(baseUrl: string, practice: Record<string, unknown> = {}) {
   return c;
 }
 
-async function failure(p: Promise<unknown>): Promise<Error> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(Error);
-  return e as Error;
-}
+const failure = (p: Promise<unknown>) => rejectionOf(p);
 
 /** The DryRunStop a --dry-run client stops with (control flow, not an Error). */
 async function dryRunStop(p: Promise<unknown>): Promise<DryRunStop> {

@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, ReadBudget, responseBytes } from '../../src/core/bounds.js';
 import { IncompleteListError } from '../../src/core/errors.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { stubServer } from '../helpers/http.js';
 import { run, tempDir, writeProfiles } from '../helpers/run.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { type Exchange, PdeskClient } from '../../src/core/client.js';
 import { ConfigError, HttpError, NetworkError } from '../../src/core/errors.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
 

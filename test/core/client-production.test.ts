@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { PdeskClient, type WriteDescription } from '../../src/core/client.js';
 import { ExitCode, type PdeskError, UsageError } from '../../src/core/errors.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
 
 function clientFor(url: string, environment: string | undefined, o: ConstructorParameters<typeof PdeskClient>[1] = {}): PdeskClient {

@@ -5,14 +5,18 @@ import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { DryRunStop, MAX_EMPTY_PAGES, PdeskClient, type RequestDescription, readPages } from '../../src/core/client.js';
-import { ContractError, ExitCode, HttpError, IncompleteListError } from '../../src/core/errors.js';
+import { PdeskClient, type RequestDescription } from '../../src/core/client.js';
+import { DryRunStop } from '../../src/core/client/dry-run.js';
+import { MAX_EMPTY_PAGES, readPages } from '../../src/core/pages.js';
+import { getMedicationRequest } from '../../src/core/api/medication.js';
+import { ContractError, ExitCode, HttpError, IncompleteListError, TooLargeError } from '../../src/core/errors.js';
 import { setDefaultTransport } from '../../src/core/transport-default.js';
 import { HttpTransport } from '../../src/core/transport-http.js';
 import { PoolTransport } from '../../src/core/transport-pool.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { makeCertificates } from '../helpers/certs.js';
 import { closeAfterEach, listening, stubServer } from '../helpers/http.js';
+import { rejectionOf } from '../helpers/errors.js';
 
 function client(baseUrl: string, practice: Record<string, unknown> = {}) {
   const profile = validateProfile(
@@ -29,14 +33,7 @@ function client(baseUrl: string, practice: Record<string, unknown> = {}) {
   return c;
 }
 
-async function failure(p: Promise<unknown>): Promise<Error> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(Error);
-  return e as Error;
-}
+const failure = (p: Promise<unknown>) => rejectionOf(p);
 
 /** The DryRunStop a --dry-run client stops with (control flow, not an Error). */
 async function dryRunStop(p: Promise<unknown>): Promise<DryRunStop> {
@@ -210,14 +207,7 @@ const page = (body: unknown) => {
   return { items: (b.entry ?? []).map((e) => e.resource), next: b.link?.find((l) => l.relation === 'next')?.url };
 };
 
-async function contractError(p: Promise<unknown>): Promise<ContractError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(ContractError);
-  return e as ContractError;
-}
+const contractError = (p: Promise<unknown>) => rejectionOf(p, ContractError);
 
 describe('readPages: pages are bounded, not only resources', () => {
   it('empty pages whose next link changes every time end with a ContractError after MAX_EMPTY_PAGES pages', async () => {
@@ -229,7 +219,11 @@ describe('readPages: pages are bounded, not only resources', () => {
     expect(e.message).toBe(
       `The server's answer does not match the interface at $.link: the server sent ${MAX_EMPTY_PAGES} empty pages in a row, each with a new next link (it pages without end).`,
     );
-    expect(e.details).toEqual([`${MAX_EMPTY_PAGES} pages read; 0 resources so far. Nothing more was asked for.`]);
+    // The last page's request is named in core, for every face.
+    expect(e.details).toEqual([
+      `${MAX_EMPTY_PAGES} pages read; 0 resources so far. Nothing more was asked for.`,
+      `request: A5 GET ${s.url}/page/${MAX_EMPTY_PAGES - 1}`,
+    ]);
     expect(s.received).toHaveLength(MAX_EMPTY_PAGES);
   });
 
@@ -305,55 +299,35 @@ describe('--dry-run', () => {
   });
 });
 
-describe('a body given as JSON text, and a status-only answer (what a bulk send uses)', () => {
-  const text = '{"resourceType":"Communication","note":"é \\" \\\\ \\u2028"}';
-
-  it('`json` is sent byte for byte with the FHIR content type; `statusOnly` leaves a success body unparsed', async () => {
-    const s = await stubServer((_q, res) => res.writeHead(201, { 'content-type': 'application/fhir+json' }).end('{"id":"n1"}'));
-    const res = await clientFor(s.url).call('C5', { json: text, statusOnly: true });
-    expect(res).toMatchObject({ status: 201, body: undefined });
-    expect(s.received[0]).toMatchObject({ method: 'POST', url: '/Communication', body: text });
-    expect(s.received[0]!.headers['content-type']).toBe('application/fhir+json');
-    // The same answer without statusOnly is parsed.
-    expect((await clientFor(s.url).call('C5', { json: text })).body).toEqual({ id: 'n1' });
-  });
-
-  it('`statusOnly`: a success body that is not an object or array is a ContractError; an empty one is fine', async () => {
-    const s = await stubServer((_q, res, { n }) =>
-      n === 1 ? res.writeHead(201, { 'content-type': 'text/html' }).end('<html>proxy</html>') : res.writeHead(201).end(),
-    );
-    const e = await failure(clientFor(s.url).call('C5', { json: text, statusOnly: true }));
-    expect(e).toBeInstanceOf(ContractError);
-    expect(e.message).toContain('the body is not JSON (content-type text/html)');
-    expect((await clientFor(s.url).call('C5', { json: text, statusOnly: true })).status).toBe(201);
-  });
-
-  it('`statusOnly`: an error answer is still read for its OperationOutcome', async () => {
+describe('what every face gets from core', () => {
+  it("an answer that breaks the interface names its request in core (the TUI's errors too, not only the CLI's)", async () => {
     const s = await stubServer((_q, res) =>
-      res
-        .writeHead(422, { 'content-type': 'application/fhir+json' })
-        .end(
-          JSON.stringify({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'invalid', diagnostics: 'bad address' }] }),
-        ),
+      res.writeHead(200, { 'content-type': 'application/fhir+json' }).end('{"resourceType":"MedicationRequest","id":"mr-1"}'),
     );
-    const e = await failure(clientFor(s.url).call('C5', { json: text, statusOnly: true }));
-    expect(e).toBeInstanceOf(HttpError);
-    expect((e as HttpError).details.join('\n')).toContain('error invalid: bad address');
+    const e = await contractError(getMedicationRequest(clientFor(s.url), 'mr-1'));
+    expect(e.details).toContain(`request: M2 GET ${s.url}/MedicationRequest/mr-1`);
   });
 
-  it('under --dry-run, and to a confirmation hook, the JSON text shows as the parsed body', async () => {
-    const s = await stubServer((_q, res) => res.writeHead(500).end());
-    const stop = await dryRunStop(clientFor(s.url, { dryRun: true }).call('C5', { json: text }));
-    expect(stop.request.body).toEqual(JSON.parse(text));
-    const seen: unknown[] = [];
-    const c = clientFor(s.url, {
-      beforeWrite: (w) => {
-        seen.push(w.request.body, w.what);
-        throw new Error('declined');
-      },
+  for (const kind of ['http', 'pool'] as const)
+    it(`the profile's limits.responseMB bounds its answers on a transport another client made (${kind})`, async () => {
+      const big = 'x'.repeat(200 * 1024);
+      const s = await stubServer((_q, res) => res.writeHead(200, { 'content-type': 'application/fhir+json' }).end(`{"a":"${big}"}`));
+      const shared = closeAfterEach(kind === 'http' ? new HttpTransport() : new PoolTransport());
+      const profile = validateProfile(
+        {
+          name: 't',
+          namespaces: { portal: 'p', practice: 'q' },
+          practice: { baseUrl: s.url },
+          portal: { baseUrl: s.url },
+          limits: { responseMB: 0.1 },
+        },
+        'test',
+      );
+      const e = await failure(new PdeskClient(profile, { transport: shared }).call('A2'));
+      expect(e).toBeInstanceOf(TooLargeError);
+      expect(e.message).toContain('is larger than 0.1 MB, the most pdesk reads in one answer (limits.responseMB)');
+      // The transport's own default still holds for a client whose profile sets none.
+      const plain = clientFor(s.url, { transport: shared });
+      expect((await plain.call('A2')).status).toBe(200);
     });
-    expect((await failure(c.call('C5', { json: text }))).message).toBe('declined');
-    expect(seen).toEqual([JSON.parse(text), 'C5 (POST /Communication)']);
-    expect(s.received).toEqual([]);
-  });
 });

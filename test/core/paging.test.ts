@@ -4,10 +4,11 @@
  * credentials, and never ends as if it were whole.
  */
 import { describe, expect, it } from 'vitest';
-import { PdeskClient, readPages } from '../../src/core/client.js';
+import { PdeskClient } from '../../src/core/client.js';
+import { readPages } from '../../src/core/pages.js';
 import { ExitCode, IncompleteListError } from '../../src/core/errors.js';
 import { nextPageUrl } from '../../src/core/paging.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
 
 const profile = (baseUrl: string, more: Record<string, unknown> = {}) =>

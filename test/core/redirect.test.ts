@@ -11,10 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BulkSender } from '../../src/core/bulk/sender.js';
 import { PdeskClient } from '../../src/core/client.js';
 import { ExitCode, RedirectError } from '../../src/core/errors.js';
 import { MAX_REDIRECTS, followRedirect, isRedirect, profileFix } from '../../src/core/redirect.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 import { closeAfterEach, stubServer } from '../helpers/http.js';
 
 const TOKEN = 'redirect-test-token-9911';
@@ -151,11 +152,14 @@ describe('the client over real HTTP', () => {
     expect(s.received).toHaveLength(6 + 6);
   });
 
-  it("a write answered 3xx (a bulk send's status-only call too) throws, and is sent once", async () => {
+  it("a write answered 3xx (a bulk send's status-only request too) throws, and is sent once", async () => {
     const s = await stubServer((_q, res) => void res.writeHead(308, { location: 'https://elsewhere.example/fhir/Communication' }).end());
     const c = client(s.url);
-    for (const statusOnly of [false, true]) {
-      const e = await redirectError(() => c.call('C1', { body: { resourceType: 'Communication' }, statusOnly }));
+    const sender = await BulkSender.open(c, 'C1');
+    for (const bulk of [false, true]) {
+      const e = await redirectError(() =>
+        bulk ? sender.send('{"resourceType":"Communication"}', () => undefined) : c.call('C1', { body: { resourceType: 'Communication' } }),
+      );
       expect(e.status).toBe(308);
       expect(e.location).toBe('https://elsewhere.example/fhir/Communication');
     }

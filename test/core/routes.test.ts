@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { baseUrlFor, encodeQuery, fillTemplate, headersFor, resolveRoute } from '../../src/core/routes.js';
 import { OP_IDS } from '../../src/core/ops.js';
-import type { Profile } from '../../src/profiles/schema.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import type { Profile } from '../../src/core/profile/schema.js';
+import { validateProfile } from '../../src/core/profile/schema.js';
 
 function profile(extra: Record<string, unknown> = {}): Profile {
   return validateProfile(

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ProfileInput } from '../../src/profiles/schema.js';
+import type { ProfileInput } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { tempDir, writeProfiles } from './config.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import type { ProfileInput } from '../../src/profiles/schema.js';
+import type { ProfileInput } from '../../src/core/profile/schema.js';
 
 const made: string[] = [];
 // Every folder made here is removed after the test file that imported this helper, whether or not a test

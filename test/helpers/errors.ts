@@ -1,5 +1,21 @@
 /** Assertions on the errors core throws. */
+import { expect } from 'vitest';
 import { FieldError } from '../../src/core/errors.js';
+
+/** What `p` rejects with, asserted to be a `kind` (a promise that resolves fails the test). */
+export async function rejectionOf<E extends Error = Error>(
+  p: Promise<unknown>,
+  kind: abstract new (...args: never[]) => E = Error as unknown as abstract new (
+    ...args: never[]
+  ) => E,
+): Promise<E> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(kind);
+  return e as E;
+}
 
 /** The FieldError `fn` throws (any other outcome fails the test with what happened instead). */
 export function fieldErrorOf(fn: () => unknown): FieldError {

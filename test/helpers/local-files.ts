@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildChatMessage, buildEncounterClose } from '../../src/core/api/chat.js';
 import { closeRecord, messageRecord, openThreadStore, readRecord } from '../../src/core/threads/index.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 
 const profile = Profile.parse(sandboxProfile('http://127.0.0.1:9'));

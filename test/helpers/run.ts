@@ -11,7 +11,7 @@ import { Context, type Deps, type GlobalOptions } from '../../src/cli/context.js
 import type { Signal } from '../../src/cli/io.js';
 import { testIO } from '../../src/cli/io.js';
 import { runProgram } from '../../src/cli/main.js';
-import type { ProfileInput } from '../../src/profiles/schema.js';
+import type { ProfileInput } from '../../src/core/profile/schema.js';
 import type { SandboxOptions } from '../../src/sandbox/server.js';
 import { type CliResult, type Env as SandboxEnv, cliResult, sandboxEnv, type RunOptions as ProcessRunOptions } from './cli.js';
 

@@ -5,7 +5,7 @@ import { request } from 'undici';
 import { buildEncounterClose } from '../../src/core/api/chat.js';
 import { type StoreRecord, openThreadStore, threadStorePath } from '../../src/core/threads/index.js';
 import { startReceiver } from '../../src/listen/receiver.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { tempDir } from '../helpers/config.js';

@@ -9,7 +9,7 @@ import {
   searchSlots,
 } from '../../src/core/api/appointments.js';
 import { PdeskClient } from '../../src/core/client.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 

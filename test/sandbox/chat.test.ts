@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { request } from 'undici';
 import { buildChatMessage, buildEncounterClose, buildReadMarker } from '../../src/core/api/chat.js';
 import { buildNotification } from '../../src/core/api/notifications.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 

@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { buildReorder, getMedicationRequest, listMedicationRequests, searchPharmacies } from '../../src/core/api/medication.js';
 import { PdeskClient } from '../../src/core/client.js';
 import { HttpError } from '../../src/core/errors.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 

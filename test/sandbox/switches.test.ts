@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { PdeskClient } from '../../src/core/client.js';
 import { searchSlots } from '../../src/core/api/appointments.js';
 import { ContractError } from '../../src/core/errors.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { breakAnswer, brokenPath } from '../../src/sandbox/breaks.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';

@@ -5,7 +5,7 @@ import { useContext } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/redact.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { TypedConfirmation } from '../../src/tui/components/Confirm.js';
 import { type Desk, DeskProvider, type WriteQuestion, errorText, useDesk, useWriteQuestion } from '../../src/tui/desk.js';

@@ -35,7 +35,7 @@ describe('formProblem', () => {
   });
 
   it('uses the labels of the form for every field a problem names, and the usual label for a field it lacks', () => {
-    const p = formProblem(new FieldError('from', '(2026-03-05) is after {to} (2026-03-01)'), FIELDS);
+    const p = formProblem(new FieldError('from', '(2026-03-05) is after {{to}} (2026-03-01)'), FIELDS);
     expect((p.error as Error).message).toBe('First day (2026-03-05) is after To (2026-03-01).');
     expect(p.field).toBe('from');
     let e: unknown;

@@ -13,7 +13,7 @@ import { replyMessage } from '../../src/core/api/chat.js';
 import { PdeskClient } from '../../src/core/client.js';
 import { openThreadStore } from '../../src/core/threads/index.js';
 import { startReceiver } from '../../src/listen/receiver.js';
-import { Profile, type ProfileInput } from '../../src/profiles/schema.js';
+import { Profile, type ProfileInput } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
 import { Root, type RootProps } from '../../src/tui/app.js';

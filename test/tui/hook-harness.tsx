@@ -10,7 +10,7 @@ import type React from 'react';
 import { vi } from 'vitest';
 import type { CallOptions, PdeskClient } from '../../src/core/client.js';
 import type { OpId } from '../../src/core/ops.js';
-import { Profile } from '../../src/profiles/schema.js';
+import { Profile } from '../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../src/sandbox/profile.js';
 import { DeskProvider, type DeskStatus, useDeskStatus } from '../../src/tui/desk.js';
 import { KeyFeedSync } from '../../src/tui/keys/KeyFeedSync.js';

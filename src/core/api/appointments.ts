@@ -2,11 +2,12 @@
  * Appointment API (practice system provides), both 2.0.0 and 1.0.0:
  * A1 appointment types · A2 practitioner roles · A3 schedules · A4 slots · A5 appointments · A6 create · A7 cancel.
  */
-import type { Profile } from '../../profiles/schema.js';
-import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import type { Profile } from '../profile/schema.js';
+import type { CallOptions, PdeskClient } from '../client.js';
+import { answerOf } from '../client/answer.js';
 import { createdId } from '../created.js';
-import { utcInstant } from '../dates.js';
-import { FieldError } from '../errors.js';
+import { parseDay, parseInstant, utcInstant } from '../dates.js';
+import { FieldError, UsageError } from '../errors.js';
 import { isFhirId } from '../ids.js';
 // Each schema module directly, not schemas/index.js: importing the index evaluates (constructs) every schema
 // of every API, which a one-shot command pays at start-up.
@@ -21,11 +22,13 @@ import {
   Slot,
   ValueSet,
 } from '../schemas/appointment.js';
+import { readPages } from '../pages.js';
 import { parseBundle } from '../schemas/bundle.js';
 import { type CodeableConcept, type Reference, checkBody, parseBody, parseResponse } from '../schemas/common.js';
 import * as z from '../schemas/zod.js';
-import { parseToken } from '../tokens.js';
+import { isFullToken, parseToken } from '../tokens.js';
 import { dialectOf, searchReference } from './dialect.js';
+import { nodeCrypto } from '../builtins.js';
 
 export interface TypeRow {
   code: string;
@@ -57,7 +60,7 @@ export function typeRows(body: unknown): TypeRow[] {
 /** A1: bookable appointment types of a service category. */
 export async function getAppointmentTypes(client: PdeskClient, serviceCategory: string, o: ListOptions = {}): Promise<TypeRow[]> {
   const res = await client.call('A1', { query: [['service-category', serviceCategory]], signal: o.signal });
-  return typeRows(res.body);
+  return answerOf(res, typeRows);
 }
 
 const pagesOf =
@@ -91,14 +94,42 @@ export interface SlotQuery {
   practitioners?: string[];
 }
 
+/**
+ * The days of a slot search as the operator gave them (YYYY-MM-DD, ISO 8601, today, tomorrow, +Nd) as local
+ * calendar days, `from` not after `to`: the range rule of both faces (a FieldError names the field).
+ */
+export function slotRange(input: { from?: string; to?: string }, now = new Date()): { from: string; to: string } {
+  const from = parseDay(input.from ?? '', 'from', now);
+  const to = parseDay(input.to ?? '', 'to', now);
+  if (from > to) throw new FieldError('from', `(${from}) is after {{to}} (${to})`);
+  return { from, to };
+}
+
+/**
+ * A slot search narrowed to a schedule and its practitioner as far as the profile's API version can: the schedule
+ * (2.0.0), the practitioner (1.0.0). For a face that offers both (the TUI's schedule list); an option of the other
+ * version given explicitly is an error of `slotQuery`.
+ */
+export function narrowedSlotQuery(
+  profile: Profile,
+  q: { serviceCategory: string; from: string; to: string; schedule?: string; practitioner?: string },
+): SlotQuery {
+  return {
+    serviceCategory: q.serviceCategory,
+    from: q.from,
+    to: q.to,
+    schedule: profile.appointmentApi === '2.0.0' ? q.schedule : undefined,
+    practitioners: profile.appointmentApi === '1.0.0' && q.practitioner ? [q.practitioner] : undefined,
+  };
+}
+
 /** The A4 query of decisions.md §2; version-specific parameters used with the other version are usage errors. */
 export function slotQuery(profile: Profile, q: SlotQuery): Array<[string, string]> {
   const v = profile.appointmentApi;
   if (v === '1.0.0' && q.schedule) throw new FieldError('schedule', 'needs appointment API 2.0.0; this profile uses 1.0.0');
   if (v === '1.0.0' && q.status) throw new FieldError('status', 'needs appointment API 2.0.0; this profile uses 1.0.0');
   if (v === '2.0.0' && q.practitioners?.length)
-    throw new FieldError('practitioner', 'needs appointment API 1.0.0; this profile uses 2.0.0 (use {schedule})');
-  if (q.from > q.to) throw new FieldError('from', `(${q.from}) is after {to} (${q.to})`);
+    throw new FieldError('practitioner', 'needs appointment API 1.0.0; this profile uses 2.0.0 (use {{schedule}})');
   const query: Array<[string, string]> = [
     ['service-category', q.serviceCategory],
     ['schedule.date', `ge${q.from}`],
@@ -160,7 +191,7 @@ export function buildAppointment(profile: Profile, b: BookInput): AppointmentCre
   const body = {
     resourceType: 'Appointment' as const,
     // node:crypto on use: a one-shot command that books nothing does not load it.
-    id: b.id ?? process.getBuiltinModule('node:crypto').randomUUID(),
+    id: b.id ?? nodeCrypto().randomUUID(),
     status: b.status ?? 'booked',
     start: b.start,
     end: b.end,
@@ -206,6 +237,76 @@ export function bookingFromSlot(slot: Slot): Pick<BookInput, 'start' | 'end' | '
   };
 }
 
+/** The statuses a booking may ask for; the first is the default. */
+export const BOOKING_STATUSES = ['booked', 'proposed'] as const;
+
+/** What a face asks to book, as the operator gave it. */
+export interface BookingInput {
+  patient: string;
+  patientDisplay?: string;
+  comment: string;
+  /** `booked` (the default) or `proposed`. */
+  status?: string;
+  id?: string;
+  /** Where and when: a slot (its start, end, practitioner and service category)… */
+  slot?: Slot;
+  /** …or each of them: instants (ISO 8601, today, +Nd…), a PractitionerRole id, `system|code`. */
+  start?: string;
+  end?: string;
+  practitioner?: string;
+  serviceCategory?: string;
+}
+
+/**
+ * A booking that starts in the past is refused (the past-slot rule of both faces), unless the face lets the
+ * operator book it anyway (a hint says how). The slot list shows such a slot as past.
+ */
+export class PastBookingError extends UsageError {
+  constructor(readonly start: string) {
+    const at = utcParts(start);
+    super(`The appointment starts at ${at.day} ${at.time} UTC, which has passed: nothing was sent.`);
+    this.hint({ kind: 'allow-past' });
+  }
+}
+
+/** The past rule: the error of a booking starting at `start`, when it has begun at `now`. */
+export function pastBooking(start: string | undefined, now: Date): PastBookingError | undefined {
+  return start !== undefined && hasBegun(start, now) ? new PastBookingError(start) : undefined;
+}
+
+/**
+ * The one booking rule of both faces: the A6 body for `input` with its defaults (status booked), the times checked
+ * (end after start; not begun at `now` unless `allowPast`) and the profile's shape (decisions.md §4; the approval
+ * flow). A value it refuses is a FieldError naming its field.
+ */
+export function bookingRequest(profile: Profile, input: BookingInput, o: { now: Date; allowPast?: boolean }): AppointmentCreate {
+  const status = input.status || BOOKING_STATUSES[0];
+  if (!(BOOKING_STATUSES as readonly string[]).includes(status))
+    throw new FieldError('status', `must be one of ${BOOKING_STATUSES.join(', ')}, not "${input.status}"`);
+  let when: Pick<BookInput, 'start' | 'end' | 'serviceCategory' | 'practitioner' | 'practitionerDisplay'>;
+  if (input.slot) when = bookingFromSlot(input.slot);
+  else {
+    const start = parseInstant(input.start ?? '', 'start', o.now);
+    const end = parseInstant(input.end ?? '', 'end', o.now);
+    if (end <= start) throw new FieldError('end', `(${end}) must be after {{start}} (${start})`);
+    const category = input.serviceCategory ?? '';
+    if (!isFullToken(category)) throw new FieldError('serviceCategory', `must be <system>|<code>, not "${category}"`);
+    when = { start, end, practitioner: input.practitioner ?? '', serviceCategory: [serviceCategoryConcept(category)] };
+  }
+  if (!o.allowPast) {
+    const past = pastBooking(when.start, o.now);
+    if (past) throw past;
+  }
+  return buildAppointment(profile, {
+    ...when,
+    patient: input.patient,
+    patientDisplay: input.patientDisplay,
+    comment: input.comment,
+    status: status as BookInput['status'],
+    id: input.id,
+  });
+}
+
 /**
  * A6: create an appointment; the body is validated before anything is sent. `created` is the server's id of it
  * (decisions.md §16): the answer's, else its `Location`'s, else the id sent.
@@ -215,20 +316,32 @@ export async function createAppointment(client: PdeskClient, body: unknown, o: P
   const res = await client.call('A6', { body: valid, signal: o.signal });
   return {
     status: res.status,
-    appointment: res.body === undefined ? undefined : parseResponse(Appointment, res.body),
+    appointment: res.body === undefined ? undefined : answerOf(res, (b) => parseResponse(Appointment, b)),
     created: createdId(res, 'Appointment', valid.id),
     sent: valid,
   };
 }
 
-/** The A7 body of decisions.md §5. */
+/** An appointment named by its id or `Appointment/<id>`: the id (a FieldError of `appointmentId` otherwise). */
+export function appointmentIdOf(value: string): string {
+  const id = value.replace(/^Appointment\//, '');
+  if (!id || id.includes('/')) throw new FieldError('appointmentId', `must be an appointment id, not "${value}"`);
+  return id;
+}
+
+/**
+ * The A7 body of decisions.md §5, and the cancel rule of both faces: the appointment an id (`Appointment/` may
+ * lead), the actor `Patient/<id>` or `PractitionerRole/<id>`, a comment that says why.
+ */
 export function buildCancellation(appointmentId: string, actor: string, comment: string): AppointmentResponseCreate {
+  const appointment = appointmentIdOf(appointmentId);
+  if (!comment.trim()) throw new FieldError('comment', 'must not be empty: say why the appointment is cancelled');
   const [type, id = ''] = actor.split('/', 2);
   if ((type !== 'Patient' && type !== 'PractitionerRole') || !isFhirId(id) || actor !== `${type}/${id}`)
     throw new FieldError('actor', `must be Patient/<id> or PractitionerRole/<id>, not "${actor}"`);
   return parseBody(AppointmentResponseCreate, {
     resourceType: 'AppointmentResponse',
-    appointment: { reference: `Appointment/${appointmentId.replace(/^Appointment\//, '')}` },
+    appointment: { reference: `Appointment/${appointment}` },
     actor: { reference: actor },
     participantStatus: 'declined',
     comment,

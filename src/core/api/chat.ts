@@ -2,8 +2,9 @@
  * Chat API: C1 send to the practice system · C2 mark read · C3 send to the portal · C4 close a chat.
  * Bodies per decisions.md §6–§7.
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import type { CallOptions, PdeskClient } from '../client.js';
+import { answerOf } from '../client/answer.js';
 import { createdId } from '../created.js';
 import { localNoOffset } from '../dates.js';
 import { ContractError, FieldError } from '../errors.js';
@@ -12,6 +13,7 @@ import { ChatCommunication, EncounterClose, EncounterFinished, ReadMarker } from
 import { IdString, parseBody, parseResponse } from '../schemas/common.js';
 import * as z from '../schemas/zod.js';
 import { chatWire, dialectOf, readMarkerWire } from './dialect.js';
+import { nodeCrypto } from '../builtins.js';
 
 export interface ChatInput {
   thread: string;
@@ -46,7 +48,7 @@ export function parseAttachment(value: string): { contentType: string; title: st
 
 /** The C1/C3 Communication of decisions.md §6. */
 export function buildChatMessage(profile: Profile, m: ChatInput): ChatCommunication {
-  const id = m.id ?? process.getBuiltinModule('node:crypto').randomUUID();
+  const id = m.id ?? nodeCrypto().randomUUID();
   return parseBody(ChatCommunication, {
     resourceType: 'Communication',
     id,
@@ -157,7 +159,7 @@ export async function closeChat(client: PdeskClient, encounterId: string, body: 
     return { status: res.status, headers: res.headers, body: res.body, encounter: valid };
   }
   const read = await client.call('C4', { params, asRead: true, readForWrite: true, signal: o.signal });
-  const encounter = finishedEncounter(read.body, encounterId);
+  const encounter = answerOf(read, (b) => finishedEncounter(b, encounterId));
   const etag = read.headers.etag;
   const res = await client.call('C4', { params, body: encounter, headers: etag ? { 'if-match': etag } : undefined, signal: o.signal });
   return { status: res.status, headers: res.headers, body: res.body, encounter };

@@ -14,7 +14,7 @@
  * A6, A7 and C5 are the same in both. Each function converts one body; a caller sending many (a bulk send) picks
  * the function once.
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { withOffset } from '../dates.js';
 import { BodyError } from '../errors.js';
 import type { ChatCommunication, ReadMarker } from '../schemas/chat.js';

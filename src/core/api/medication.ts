@@ -2,10 +2,12 @@
  * Medication API (practice system provides): M1 list · M2 get · M3 order (a reorder, decisions.md §10) ·
  * M4 search pharmacies.
  */
-import type { Profile } from '../../profiles/schema.js';
-import { type CallOptions, type PdeskClient, readPages } from '../client.js';
+import type { Profile } from '../profile/schema.js';
+import type { CallOptions, PdeskClient } from '../client.js';
+import { answerOf } from '../client/answer.js';
+import { readPages } from '../pages.js';
 import { createdId } from '../created.js';
-import { addDaysToDay, daysBetween, localDay, withOffset } from '../dates.js';
+import { addDaysToDay, daysBetween, localDay, parseDay, withOffset } from '../dates.js';
 import { FieldError } from '../errors.js';
 import { isFullToken } from '../tokens.js';
 import { parseBundle } from '../schemas/bundle.js';
@@ -43,7 +45,7 @@ export function listMedicationRequests(client: PdeskClient, params: Params = [],
 /** M2: one medication request. */
 export async function getMedicationRequest(client: PdeskClient, id: string, o: Pick<CallOptions, 'signal' | 'readForWrite'> = {}) {
   const res = await client.call('M2', { params: { id }, signal: o.signal, readForWrite: o.readForWrite });
-  return parseResponse(MedicationRequest, res.body);
+  return answerOf(res, (b) => parseResponse(MedicationRequest, b));
 }
 
 export interface ReorderInput {
@@ -53,6 +55,49 @@ export interface ReorderInput {
   start?: string;
   end?: string;
   note?: string;
+}
+
+/** What a face asks to change in a reorder, as the operator gave it; what is absent is kept from the request. */
+export interface ReorderAsk {
+  pharmacy?: string;
+  quantity?: string;
+  start?: string;
+  end?: string;
+  note?: string;
+}
+
+/**
+ * The reorder rule of both faces, checked before anything is read or sent: the pharmacy an Organization id, the
+ * quantity a positive number, the dates local days (YYYY-MM-DD, today, +Nd…) with the end not before the start (by
+ * default today), a note that says something. A value it refuses is a FieldError naming its field.
+ */
+export function reorderInput(ask: ReorderAsk, now = new Date()): ReorderInput {
+  const input: ReorderInput = {};
+  if (ask.pharmacy !== undefined) {
+    const id = ask.pharmacy.trim().replace(/^Organization\//, '');
+    if (!id || id.includes('/')) throw new FieldError('pharmacy', `must be an id or Organization/<id>, not "${ask.pharmacy}"`);
+    input.pharmacy = id;
+  }
+  if (ask.quantity !== undefined) {
+    const n = Number(ask.quantity);
+    if (!Number.isFinite(n) || n <= 0 || ask.quantity.trim() === '')
+      throw new FieldError('quantity', `must be a positive number, not "${ask.quantity}"`);
+    input.quantity = n;
+  }
+  if (ask.start !== undefined) input.start = parseDay(ask.start, 'start', now);
+  if (ask.end !== undefined) input.end = parseDay(ask.end, 'end', now);
+  if (input.end !== undefined && input.end < (input.start ?? localDay(now)))
+    throw new FieldError(
+      'end',
+      input.start !== undefined
+        ? `(${input.end}) is before {{start}} (${input.start})`
+        : `(${input.end}) is before the default start, today (${localDay(now)}): give {{start}} too`,
+    );
+  if (ask.note !== undefined) {
+    if (ask.note.trim() === '') throw new FieldError('note', 'must not be empty');
+    input.note = ask.note;
+  }
+  return input;
 }
 
 export const periodExtensionUrl = (p: Profile) => `${p.namespaces.portal}.medication-period`;
@@ -66,7 +111,7 @@ export function buildReorder(profile: Profile, r: MedicationRequest, input: Reor
   const length = stated >= 0 ? stated : 30;
   const start = input.start ?? localDay(now);
   const end = input.end ?? addDaysToDay(start, length);
-  if (end < start) throw new FieldError('end', `(${end}) is before {start} (${start})`);
+  if (end < start) throw new FieldError('end', `(${end}) is before {{start}} (${start})`);
   const quantity = r.dispenseRequest?.initialFill?.quantity;
   if (!quantity && input.quantity === undefined)
     throw new FieldError('quantity', `is needed: medication request ${r.id} has no dispenseRequest.initialFill.quantity`);
@@ -93,7 +138,7 @@ export async function orderMedication(client: PdeskClient, body: unknown, o: Pic
   const res = await client.call('M3', { body: valid, signal: o.signal });
   return {
     status: res.status,
-    medicationRequest: res.body === undefined ? undefined : parseResponse(MedicationRequest, res.body),
+    medicationRequest: res.body === undefined ? undefined : answerOf(res, (b) => parseResponse(MedicationRequest, b)),
     created: createdId(res, 'MedicationRequest', valid.id),
     sent: valid,
   };

@@ -1,5 +1,5 @@
 /** Notification API: C5 send a notification (practice system → portal), body per decisions.md §9. */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import type { CallOptions, PdeskClient } from '../client.js';
 import { createdId } from '../created.js';
 import { parseBody } from '../schemas/common.js';

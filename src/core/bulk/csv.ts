@@ -6,17 +6,17 @@
 import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
 import { finished } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
-import { UsageError } from '../errors.js';
+import { FieldError } from '../errors.js';
 
 export type Delimiter = ',' | ';' | '\t';
 
-/** Read the start of a file (enough for a header line). */
-function head(path: string, option: string, bytes = 64 * 1024): string {
+/** Read the start of a file (enough for a header line); `field` names the file in errors. */
+function head(path: string, field: string, bytes = 64 * 1024): string {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new UsageError(`${option}: cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? e}).`);
+    throw new FieldError(field, `names ${path}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? e})`);
   }
   try {
     const buf = Buffer.alloc(bytes);
@@ -42,8 +42,8 @@ export function detectDelimiter(text: string): Delimiter {
   return best;
 }
 
-export function detectFileDelimiter(path: string, option = '--csv'): Delimiter {
-  return detectDelimiter(head(path, option));
+export function detectFileDelimiter(path: string, field = 'csv'): Delimiter {
+  return detectDelimiter(head(path, field));
 }
 
 /** What `openCsv` reads of the file at a time, unless told: a pass over the whole file with nothing else to do. */
@@ -51,9 +51,8 @@ const READ_CHUNK_BYTES = 64 * 1024;
 
 /**
  * What a bulk send reads at a time. csv-parse parses each chunk it is given at once, and holds its records until they
- * are taken: 64 kB is ~1,000 rows, a few milliseconds in which the requests in flight are answered and the portal
- * waits for more, and a thousand records that every young-generation collection copies. 4 kB (~65 rows) keeps that to
- * a fraction of a millisecond, at the cost of one more read every few dozen rows (docs/performance.md).
+ * are taken: a large chunk keeps the portal waiting while it is parsed, and gives every young-generation collection
+ * its records to copy; a small one costs a read every few dozen rows (docs/performance.md).
  */
 export const SEND_CHUNK_BYTES = 4 * 1024;
 

@@ -29,7 +29,7 @@
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { buildNotification } from '../api/notifications.js';
 import {
   BodyError,
@@ -40,7 +40,7 @@ import {
   PdeskError,
   RedirectError,
   TooLargeError,
-  UsageError,
+  FieldError,
 } from '../errors.js';
 import { sanitize } from '../sanitize.js';
 import { type Notification, isEmailAddress } from '../schemas/notification.js';
@@ -58,12 +58,11 @@ import {
 import {
   JOURNAL_KIND,
   JOURNAL_VERSION,
-  JournalWriter,
   RowState,
-  bootId,
   isUncertain,
   loadJournal,
   lockJournal,
+  openJournal,
   rowHash,
   shortHash,
   type JournalHeader,
@@ -71,6 +70,7 @@ import {
   type RowTable,
 } from './journal.js';
 import type { AuditIntentLike as AuditIntent } from '../audit.js';
+import { bootId } from '../durable-log.js';
 import { RateLimiter, type RateState } from './rate.js';
 import { compileTemplate, type Template } from './template.js';
 
@@ -78,17 +78,16 @@ export const DEFAULT_CONCURRENCY = 8;
 /**
  * Rows whose `sending` record (and audit intent) may be made durable ahead of their request, per request slot. It
  * keeps the fsyncs off the request path even on a slow disk: a row is ready once both files' group fsyncs covered
- * it, the audit trail's at most every AUDIT_SYNC_INTERVAL_MS (50 ms), so the look-ahead holds well over 50 ms of
- * rows at full speed (768 at concurrency 8; 256, before the audit intents gated a row, left the slots waiting for
- * them). A killed process leaves them re-sendable (no `started` line), a machine crash leaves them uncertain.
+ * it, the audit trail's at most every AUDIT_SYNC_INTERVAL_MS, so the look-ahead must hold more rows than a full-speed
+ * send starts in that time. A killed process leaves them re-sendable (no `started` line), a machine crash leaves
+ * them uncertain.
  */
 export const LOOKAHEAD_FACTOR = 96;
 /** Stop when this many × concurrency requests in a row could not connect (the portal is down). */
 export const UNREACHABLE_STOP = 3;
 /**
- * Least time between journal fsyncs during a run (ms); the lookahead covers it. Each fsync costs the event loop
- * ~80 µs to hand to the thread pool on a busy 2-core machine (measured), so fewer, larger groups: 0 → 2 → 5 ms
- * took pdesk from ~0.7 to ~0.78 of a plain undici loop's rate; 10 ms with the audit trail's group commit alike.
+ * Least time between journal fsyncs during a run (ms); the look-ahead covers it. Each fsync costs the event loop a
+ * hand-off to the thread pool, so fewer, larger groups (docs/performance.md).
  */
 export const SYNC_INTERVAL_MS = 10;
 /** A row answered 429 this many times in a run fails with that answer (resent by a rerun). */
@@ -163,6 +162,14 @@ export interface BulkSummary {
   exitCode: number;
   /** A fatal problem that stopped the run early (changed CSV, unreadable CSV, journal write failure). */
   error?: PdeskError;
+}
+
+/** Why a row whose outcome is unknown was not sent again, in the failed rows' CSV. */
+const NOT_RESENT = 'not resent — check the portal; a rerun sends it only when told to resend uncertain rows';
+
+/** A CSV file that cannot be parsed. */
+function notCsv(name: string, e: unknown, details: string[] = []): FieldError {
+  return new FieldError('csv', `names ${name}, which is not valid CSV: ${describeCsvError(e)}`, details);
 }
 
 /** Network failures where the request cannot have reached the server. */
@@ -326,32 +333,35 @@ export class BulkSend {
     return this.limiter.state();
   }
 
-  /** Check the CSV header, templates and journal; nothing is sent. Throws UsageError (exit 2) on a problem. */
+  /** Check the CSV header, templates and journal; nothing is sent. Throws a FieldError (exit 2) on a problem. */
   static async prepare(input: BulkInput, deps: BulkDeps): Promise<BulkSend> {
     const csv = resolve(input.csv);
     const journal = resolve(input.journal ?? `${input.csv}.journal.ndjson`);
     const emailColumn = input.emailColumn ?? 'email';
     const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY;
     const name = basename(csv);
-    if (journal === csv) throw new UsageError('--journal must not be the CSV file itself.');
+    if (journal === csv) throw new FieldError('journal', 'must not be the CSV file itself');
     const delimiter = detectFileDelimiter(csv);
     let header: string[] | undefined;
     try {
       header = await readHeader(csv, delimiter);
     } catch (e) {
-      throw new UsageError(`--csv: ${name} is not valid CSV: ${describeCsvError(e)}.`);
+      throw notCsv(name, e);
     }
     if (!header || header.every((h) => h.trim() === ''))
-      throw new UsageError(`--csv: ${name} has no header line; its first line must name the columns.`);
+      throw new FieldError('csv', `names ${name}, which has no header line; its first line must name the columns`);
     header = header.map((h) => h.trim());
     const emailIndex = header.indexOf(emailColumn);
     if (emailIndex < 0)
-      throw new UsageError(
-        `${name} has no column "${emailColumn}" for the email address${input.emailColumn ? '' : '; name the address column with --email-column'}.`,
+      throw new FieldError(
+        input.emailColumn ? 'emailColumn' : 'csv',
+        input.emailColumn
+          ? `is "${emailColumn}", but ${name} has no column of that name`
+          : `names ${name}, which has no column "${emailColumn}" for the email address; name the address column with {{emailColumn}}`,
         [`columns: ${header.map((h) => JSON.stringify(h)).join(', ')}`],
       );
-    const textT = compileTemplate(input.text, header, '--text', name);
-    const topicT = compileTemplate(input.topic, header, '--topic', name);
+    const textT = compileTemplate(input.text, header, 'text', name);
+    const topicT = compileTemplate(input.topic, header, 'topic', name);
     const templateHash = shortHash(JSON.stringify({ text: input.text, topic: input.topic, emailColumn }));
     const full = {
       csv,
@@ -407,22 +417,24 @@ export class BulkSend {
       });
     } catch (e) {
       if (e instanceof PdeskError) throw e;
-      throw new UsageError(`--csv: ${name} is not valid CSV: ${describeCsvError(e)}.`);
+      throw notCsv(name, e);
     }
     if (this.rows.maxRow > total)
-      throw new UsageError(
-        `The CSV ${name} changed since the journal was written: it has ${total} rows, the journal records row ${this.rows.maxRow}.`,
-        [`journal: ${this.journalPath}`, 'Restore the CSV, or pass --journal <new file> to start a separate send.'],
+      throw new FieldError(
+        'csv',
+        `names ${name}, which changed since the journal was written: it has ${total} rows, the journal records row ${this.rows.maxRow}`,
+        [`journal: ${this.journalPath}`, 'Restore the CSV, or give {{journal}} a new file to start a separate send.'],
       );
     this.counters.total = total;
   }
 
-  private changed(row: number): UsageError {
-    return new UsageError(
-      `The CSV ${basename(this.csvPath)} changed since the journal was written: row ${row} differs from the row that was journaled.`,
+  private changed(row: number): FieldError {
+    return new FieldError(
+      'csv',
+      `names ${basename(this.csvPath)}, which changed since the journal was written: row ${row} differs from the row that was journaled`,
       [
         `journal: ${this.journalPath}`,
-        'Restore the CSV, or pass --journal <new file> to start a separate send (rows already sent would be sent again).',
+        'Restore the CSV, or give {{journal}} a new file to start a separate send (rows already sent would be sent again).',
       ],
     );
   }
@@ -533,7 +545,7 @@ export class BulkSend {
       failedOut.write(csvLine([String(row), status === undefined ? '' : String(status), reason, ...fields], this.delimiter));
     };
 
-    const writer = await JournalWriter.open(
+    const writer = await openJournal(
       this.journalPath,
       this.journalHeader
         ? undefined
@@ -617,7 +629,7 @@ export class BulkSend {
         if (o.state === 'ok') c.sent++;
         else if (o.state === 'unknown') {
           c.uncertain++;
-          writeFailed(n, fields, o.status, `no answer (${o.reason ?? 'unknown'}); not resent on a rerun unless --resend-uncertain`);
+          writeFailed(n, fields, o.status, `no answer (${o.reason ?? 'unknown'}); ${NOT_RESENT}`);
         } else {
           c.failed++;
           if (o.server) c.failedServer++;
@@ -741,7 +753,7 @@ export class BulkSend {
           // back as sending (uncertain) at worst.
           // A team store's mark is a transaction of its own, committed before the request leaves.
           const marking = row.intent?.start();
-          let unwritten = await writer.noteAtWrite({ row: row.n, hash: row.hash, state: 'started' });
+          let unwritten = await writer.recordAtWrite({ row: row.n, hash: row.hash, state: 'started' });
           if (!unwritten && marking)
             unwritten = await marking.then(
               () => undefined,
@@ -844,8 +856,8 @@ export class BulkSend {
             fields,
             undefined,
             st === RowState.unknown
-              ? 'outcome unknown: a previous run lost the connection after sending this row; not resent — check the portal, or rerun with --resend-uncertain'
-              : 'outcome unknown: a previous run was sending this row when it stopped and recorded no answer; not resent — check the portal, or rerun with --resend-uncertain',
+              ? `outcome unknown: a previous run lost the connection after sending this row; ${NOT_RESENT}`
+              : `outcome unknown: a previous run was sending this row when it stopped and recorded no answer; ${NOT_RESENT}`,
           );
           return undefined;
         }
@@ -855,9 +867,7 @@ export class BulkSend {
       fail(
         e instanceof PdeskError
           ? e
-          : new UsageError(`--csv: ${basename(this.csvPath)} is not valid CSV: ${describeCsvError(e)}.`, [
-              'Rows before the problem were processed; fix the file and run again.',
-            ]),
+          : notCsv(basename(this.csvPath), e, ['Rows before the problem were processed; fix the file and run again.']),
       );
     }
     reading = false;

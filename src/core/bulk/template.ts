@@ -1,8 +1,8 @@
 /**
- * `{column}` placeholders of bulk sends (`--text`, `--topic`): compiled once against the CSV header, so a
+ * `{column}` placeholders of bulk sends (the text and the topic): compiled once against the CSV header, so a
  * placeholder naming no column is refused before anything is sent. `{{` and `}}` stand for literal braces.
  */
-import { UsageError } from '../errors.js';
+import { FieldError } from '../errors.js';
 
 export type Part = string | { column: string; index: number };
 
@@ -16,35 +16,35 @@ export interface Template {
 
 const TOKEN = /\{\{|\}\}|\{([^{}]*)\}|[{}]/g;
 
-/** The placeholder names of a template, in order (no header needed). */
-export function placeholders(source: string, option: string): string[] {
+/** The placeholder names of a template, in order (no header needed); `field` names the template in errors. */
+export function placeholders(source: string, field: string): string[] {
   const names: string[] = [];
   for (const m of source.matchAll(TOKEN)) {
     const tok = m[0];
     if (tok === '{{' || tok === '}}') continue;
     if (tok === '{' || tok === '}')
-      throw new UsageError(`${option} has an unmatched "${tok}"; write {{ or }} for a literal brace, or {column} for a placeholder.`);
+      throw new FieldError(field, `has an unmatched "${tok}"; write {{ or }} for a literal brace, or {column} for a placeholder`);
     const name = m[1]!.trim();
-    if (!name) throw new UsageError(`${option} has an empty placeholder {}; write {column} with a column name of the CSV.`);
+    if (!name) throw new FieldError(field, 'has an empty placeholder {}; write {column} with a column name of the CSV');
     if (!names.includes(name)) names.push(name);
   }
   return names;
 }
 
 /** Compile `source` against `header`; a placeholder naming no column (or an ambiguous one) exits 2. */
-export function compileTemplate(source: string, header: readonly string[], option: string, csvName: string): Template {
-  const names = placeholders(source, option);
+export function compileTemplate(source: string, header: readonly string[], field: string, csvName: string): Template {
+  const names = placeholders(source, field);
   const index = new Map<string, number>();
   header.forEach((h, i) => {
     if (!index.has(h)) index.set(h, i);
   });
   for (const name of names) {
     if (!index.has(name))
-      throw new UsageError(`${option} uses the placeholder {${name}}, but ${csvName} has no column "${name}".`, [
+      throw new FieldError(field, `uses the placeholder {${name}}, but ${csvName} has no column "${name}"`, [
         `columns: ${header.map((h) => JSON.stringify(h)).join(', ')}`,
       ]);
     if (header.indexOf(name) !== header.lastIndexOf(name))
-      throw new UsageError(`${option} uses the placeholder {${name}}, but ${csvName} has more than one column "${name}".`);
+      throw new FieldError(field, `uses the placeholder {${name}}, but ${csvName} has more than one column "${name}"`);
   }
   const parts: Part[] = [];
   let literal = '';

@@ -27,7 +27,7 @@ export function expectedStatus(op: OpId): number | '2xx' {
 }
 
 /** Status and content type of a successful answer (`what` prefixes the texts: `page 2: `). */
-export function checkAnswer(sink: MessageSink, op: OpId, res: ApiResult, what = ''): void {
+export function checkAnswer(sink: MessageSink, op: OpId, res: Pick<ApiResult, 'status' | 'headers' | 'body'>, what = ''): void {
   const want = expectedStatus(op);
   if (want !== '2xx' && res.status !== want)
     sink.add({ type: 'error', text: `${what}${op} answered HTTP ${res.status}; the interface states ${want}.` });

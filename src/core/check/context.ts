@@ -7,7 +7,7 @@
  * shared read) running at that moment: `Run.sink` is where the observer puts it.
  */
 import type { Exchange, PdeskClient } from '../client.js';
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import type { AppointmentCreate } from '../schemas/appointment.js';
 import type { MessageSink } from './answers.js';
 import type { CheckInfo, CheckInputs, CheckMessage, CreatedResource, InputName } from './model.js';

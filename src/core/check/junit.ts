@@ -6,6 +6,7 @@
  * exchanges the client redacted; the CLI redacts the whole file once more before writing it.
  */
 import { AREAS, type CheckReport, type CheckResult } from './model.js';
+import { SIGNATURE } from './text.js';
 
 /** XML 1.0 text: markup escaped, characters XML cannot carry (most C0 controls, lone surrogates) dropped. */
 export function xmlText(s: string): string {
@@ -93,7 +94,7 @@ export function junitXml(reports: readonly CheckReport[]): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     // The schema's `testsuites` takes no `skipped` (the testsuites carry it).
-    `<testsuites${attrs({ name: 'pdesk check', tests: all.length, failures: counts(all).failures, errors: counts(all).errors, time: seconds(time) })}>`,
+    `<testsuites${attrs({ name: SIGNATURE, tests: all.length, failures: counts(all).failures, errors: counts(all).errors, time: seconds(time) })}>`,
     ...suites,
     '</testsuites>',
     '',

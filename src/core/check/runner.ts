@@ -11,7 +11,7 @@ import { type ClientOptions, type Exchange, PdeskClient } from '../client.js';
 import { ContractError, HttpError, NetworkError, PdeskError, statusLine } from '../errors.js';
 import type { Transport } from '../transport.js';
 import { ReadBudget } from '../bounds.js';
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { buildCancellation, typedReference } from '../api/appointments.js';
 import { dialectOf, searchReference } from '../api/dialect.js';
 import { Appointment } from '../schemas/appointment.js';
@@ -79,7 +79,7 @@ export async function runSuite(o: SuiteOptions): Promise<CheckReport> {
     transport: o.transport,
     log: o.log,
     readOnly: !write,
-    readOnlyWhy: write ? undefined : 'pdesk check without --write',
+    readOnlyWhy: write ? undefined : 'a check without writes',
     env: o.env,
     audit: o.audit,
     // The run's searches read at most the profile's read bounds in all (decisions.md §3, "Bounds").

@@ -1,14 +1,17 @@
 /** Texts the write checks send (recognisable on the server as test data), and readers of raw answer fields. */
 
+/** How test data and reports name the suite: what an operator of the server searches for. */
+export const SIGNATURE = 'pdesk check';
+
 export const CHECK_TEXT = {
-  booking: 'pdesk check: a test booking, cancelled right away',
-  cancel: 'pdesk check: cancelling its test booking',
-  message: 'pdesk check: a test message; please ignore it',
-  reply: 'pdesk check: a test reply; please ignore it',
-  notificationTopic: 'pdesk check',
-  notification: 'pdesk check: a test notification; please ignore it',
-  reorder: 'pdesk check: a test reorder; please ignore it',
-  topic: 'pdesk check',
+  booking: `${SIGNATURE}: a test booking, cancelled right away`,
+  cancel: `${SIGNATURE}: cancelling its test booking`,
+  message: `${SIGNATURE}: a test message; please ignore it`,
+  reply: `${SIGNATURE}: a test reply; please ignore it`,
+  notificationTopic: SIGNATURE,
+  notification: `${SIGNATURE}: a test notification; please ignore it`,
+  reorder: `${SIGNATURE}: a test reorder; please ignore it`,
+  topic: SIGNATURE,
 } as const;
 
 /** A field of a raw (unvalidated) resource. */

@@ -85,7 +85,7 @@ export async function journalMessages(dir: string, profile: string): Promise<{ o
     if (j.uncertain)
       messages.push({
         type: 'warning',
-        text: `${path}: ${j.uncertain} rows may have been sent without an answer recorded; check them with the portal, then rerun the send (with --resend-uncertain to send them again).`,
+        text: `${path}: ${j.uncertain} rows may have been sent without an answer recorded; check them with the portal, then rerun the send, resending uncertain rows to send them again.`,
       });
     if (j.failed) messages.push({ type: 'info', text: `${path}: ${j.failed} rows failed; a rerun of the send tries them again.` });
     if (!j.uncertain && !j.failed) messages.push({ type: 'info', text: `${path}: ${j.rows} rows, nothing waiting.` });

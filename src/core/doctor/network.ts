@@ -7,6 +7,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP, connect as netConnect } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type PeerCertificate, rootCertificates } from 'node:tls';
 import type { CheckMessage } from '../check/model.js';
+import { tlsFailure } from '../tls-failure.js';
 import type { TlsFiles } from '../transport.js';
 import { DOCTOR_LIMITS } from './model.js';
 
@@ -94,8 +95,16 @@ export function probeTls(u: URL, tls: TlsFiles | undefined, timeoutMs: number, n
     socket.setTimeout(timeoutMs, () =>
       done({ ok: false, messages: [{ type: 'error', text: `no TLS handshake with ${u.host} within ${timeoutMs} ms.` }] }),
     );
-    socket.once('error', (e: NodeJS.ErrnoException) =>
-      done({ ok: false, messages: [{ type: 'error', text: `TLS handshake with ${u.host} failed: ${e.code ?? e.message}.` }] }),
+    // A failed handshake in the plain sentence a request would get (tls-failure.ts), never a bare code.
+    socket.once(
+      'error',
+      (e: NodeJS.ErrnoException) =>
+        void tlsFailure(e, e.code, u, tls, timeoutMs).then((sentence) =>
+          done({
+            ok: false,
+            messages: [{ type: 'error', text: sentence ?? `TLS handshake with ${u.host} failed: ${e.code ?? e.message}.` }],
+          }),
+        ),
     );
     socket.once('secureConnect', () => {
       const cert = socket.getPeerCertificate();

@@ -7,9 +7,9 @@
  */
 import { type Exchange, PdeskClient } from '../client.js';
 import type { Party } from '../ops.js';
-import type { Profile } from '../../profiles/schema.js';
-import { readPemFile } from '../../profiles/secrets.js';
-import { validateProfile } from '../../profiles/store.js';
+import type { Profile } from '../profile/schema.js';
+import { readPemFile } from '../profile/secrets.js';
+import { validateProfile } from '../profile/schema.js';
 import { authHeader, oauthTokenExpiry } from '../auth.js';
 import type { CheckMessage, CheckOutcome } from '../check/model.js';
 import { summarize } from '../check/model.js';
@@ -102,7 +102,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     const client = new PdeskClient(p, {
       transport: o.transport,
       readOnly: true,
-      readOnlyWhy: 'pdesk doctor',
+      readOnlyWhy: 'the doctor only reads',
       env: o.env,
       observe: (e) => {
         exchanges.push(e);

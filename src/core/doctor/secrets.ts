@@ -5,8 +5,8 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import type { AuthConfig, Profile, TlsConfig } from '../../profiles/schema.js';
-import { secretFromCommand, secretFromEnv } from '../../profiles/secrets.js';
+import type { AuthConfig, Profile, TlsConfig } from '../profile/schema.js';
+import { secretFromCommand, secretFromEnv } from '../profile/secrets.js';
 import type { Party } from '../ops.js';
 import type { CheckMessage } from '../check/model.js';
 

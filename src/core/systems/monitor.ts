@@ -4,7 +4,7 @@
  * left to finish — and reported piece by piece as answers arrive (`onChange`). `close()` abandons what runs
  * and closes the clients and stores. Nothing here waits on the caller: the TUI asks for a refresh and goes on.
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import type { PdeskClient } from '../client.js';
 import type { Party } from '../ops.js';
 import type { DeskStore } from '../store/types.js';

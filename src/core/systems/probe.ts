@@ -6,7 +6,7 @@
  * - portal: it provides only C3–C5 (POST, PUT), so no GET is defined: a GET of its base URL, whose answer
  *   (any HTTP status) shows the portal is reachable, reported as `reachable (HTTP nnn)`, never as "ok".
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { responseBytes } from '../bounds.js';
 import { PdeskClient } from '../client.js';
 import { ContractError, HttpError, NetworkError, PdeskError, RedirectError, TooLargeError } from '../errors.js';

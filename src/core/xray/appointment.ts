@@ -10,7 +10,7 @@
  *   own A7s are kept in an audit trail, the one source is what the appointment shows (participants declined);
  *   adding the audit trail is one more function in that list.
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import { listPractitionerRoles, searchSchedules, searchSlots, slotPractitioner, utcParts } from '../api/appointments.js';
 import type { PdeskClient } from '../client.js';
 import { roleName, roleSpecialities } from '../labels.js';

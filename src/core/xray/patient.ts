@@ -4,7 +4,7 @@
  * patient only by an email address, and no operation of the interface reads a patient, so an address is known
  * only from the profile's `check` block (its test patient and test address); otherwise the X-ray says so.
  */
-import type { Profile } from '../../profiles/schema.js';
+import type { Profile } from '../profile/schema.js';
 import type { ThreadView } from '../threads/index.js';
 import { section, type XrayNode } from './model.js';
 

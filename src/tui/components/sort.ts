@@ -20,8 +20,8 @@ export interface SortState {
 }
 
 /**
- * Made on the first text comparison, not when the TUI loads: building a collator loads ICU's collation data, ~6 ms
- * of the start to the first frame, which no screen needs until a list is sorted by text.
+ * Made on the first text comparison, not when the TUI loads: building a collator loads ICU's collation data, which
+ * the first frame does not need; no screen needs it until a list is sorted by text.
  */
 let collator: Intl.Collator | undefined;
 

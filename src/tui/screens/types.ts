@@ -66,8 +66,9 @@
  *   App goes back to the previous screen), the keys of the whole screen, and `<StepStackView stack={…}>{(step,
  *   {active}) => <TheStep …/>}</…>`, which keeps the steps below the top mounted and hidden (a list keeps its
  *   filter and selection under a form).
- * Beside them, what only that screen uses: its rows' text (`format.ts`), its rules (`slots/booking.ts`), more
- * hooks (`chat/useChatWrites.ts`). A hook no one screen owns goes to src/tui/hooks/ (useForm, useDeskThreads).
+ * Beside them, what only that screen uses: its rows' text (`format.ts`), more hooks (`chat/useChatWrites.ts`).
+ * The rules of a write (booking, cancelling, reordering) are core's: a screen maps its form to them. A hook no one
+ * screen owns goes to src/tui/hooks/ (useForm, useDeskThreads).
  * A write goes form → `push({kind: 'confirm', body})` → `y`: pop back to the form (`form.refocus()`), then
  * send; `n`: pop and `form.refocus()` (the cursor goes to the field to fix): `confirmation(stack, 'confirm',
  * form)` (steps.tsx) does both. A core builder's FieldError goes to `form.fail(e)`, which words it with the

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { isProduction } from '../../profiles/schema.js';
+import { isProduction } from '../../core/profile/schema.js';
 import { useDesk, useDeskStatus } from '../desk.js';
 import { fit } from '../format.js';
 

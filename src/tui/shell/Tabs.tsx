@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { isProduction } from '../../profiles/schema.js';
+import { isProduction } from '../../core/profile/schema.js';
 import { useDesk } from '../desk.js';
 import { SCREENS, type ScreenId } from '../screens/index.js';
 

@@ -332,6 +332,20 @@ describe.each([
           ['appointments', 'cancel', 'appt-1', '--actor', 'pat-1', '--comment', 'c'],
           /^pdesk: --actor must be Patient\/<id> or PractitionerRole\/<id>, not "pat-1"\./,
         ],
+        // The cancel rule of both faces (core): a comment that says why, an appointment id.
+        [
+          ['appointments', 'cancel', 'appt-1', '--actor', 'Patient/pat-1', '--comment', ' '],
+          /^pdesk: --comment must not be empty: say why the appointment is cancelled\./,
+        ],
+        [
+          ['appointments', 'cancel', 'a/b', '--actor', 'Patient/pat-1', '--comment', 'c'],
+          /^pdesk: <appointmentId> must be an appointment id, not "a\/b"\./,
+        ],
+        // The booking rule: the end after the start.
+        [
+          [...book, '--start', `${day(2)}T09:30:00Z`, '--end', `${day(2)}T09:00:00Z`, '--practitioner', '1001', '--service-category', GP],
+          /^pdesk: --end \(\S+\) must be after --start \(\S+\)\./,
+        ],
       ];
       for (const [args, message] of cases) {
         const r = await run(args);
@@ -363,7 +377,8 @@ describe('a start that has passed', () => {
     );
     const past = slots.json<Array<{ id: string; start: string; past: boolean }>>().find((s) => s.past)!;
     const at = `${past.start.slice(0, 10)} ${past.start.slice(11, 16)} UTC`;
-    const expected = `pdesk: The appointment starts at ${at}, which has passed: nothing was sent (--allow-past books it anyway).\n`;
+    // Core's past rule and its hint, in the command line's words.
+    const expected = `pdesk: The appointment starts at ${at}, which has passed: nothing was sent.\n  --allow-past books it anyway.\n`;
     env.sandbox.received.length = 0;
 
     const fromSlot = await env.run(['appointments', 'book', '--patient', 'pat-1', '--comment', 'x', '--slot-json', '-'], {

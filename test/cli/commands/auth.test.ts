@@ -95,7 +95,7 @@ describe('pdesk auth status', () => {
     forgetTokens();
     const before = tokenRequests();
     const dry = await env.run(['auth', 'status', '--dry-run', '--json'], { env: vars });
-    expect(dry.json().parties[1]).toMatchObject({ problem: 'no token was requested (--dry-run)' });
+    expect(dry.json().parties[1]).toMatchObject({ problem: 'no token was requested (a dry run)' });
     expect(tokenRequests()).toBe(before);
   });
 });

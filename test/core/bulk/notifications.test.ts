@@ -2,10 +2,11 @@ import { existsSync, mkdirSync, readFileSync, statSync, truncateSync, writeFileS
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bootId, rowHash, shortHash } from '../../../src/core/bulk/journal.js';
+import { rowHash, shortHash } from '../../../src/core/bulk/journal.js';
+import { bootId } from '../../../src/core/durable-log.js';
 import { DEFAULT_CONCURRENCY, classify, failedCsvPath } from '../../../src/core/bulk/notifications.js';
 import { type ClientOptions, PdeskClient } from '../../../src/core/client.js';
-import type { Profile } from '../../../src/profiles/schema.js';
+import type { Profile } from '../../../src/core/profile/schema.js';
 import { HttpError, NetworkError } from '../../../src/core/errors.js';
 import { csvFile, failedRows, journalLines, journalOf, peopleCsv, posts, received, sandbox, send, until } from '../../helpers/bulk.js';
 import { run as runPdesk, tempDir, writeProfiles } from '../../helpers/run.js';
@@ -139,7 +140,9 @@ describe.concurrent('placeholders and columns', () => {
     const csv = csvFile('mail,name\nann@example.org,Ann\n');
     const r = await env.run(send(csv));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('people.csv has no column "email" for the email address; name the address column with --email-column.');
+    expect(r.stderr).toContain(
+      '--csv names people.csv, which has no column "email" for the email address; name the address column with --email-column.',
+    );
     expect(posts(env)).toHaveLength(0);
     const r3 = await env.run(send(csv, '--email-column', 'mail'));
     expect(r3.code).toBe(0);
@@ -205,7 +208,7 @@ describe.concurrent('placeholders and columns', () => {
     const csv = csvFile(`email,name\n${good.join('\n')}\nbob@example.org,"Bob"x\n`);
     const r = await env.run(send(csv));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--csv: people\.csv is not valid CSV: got "x" at line 4002/);
+    expect(r.stderr).toMatch(/--csv names people\.csv, which is not valid CSV: got "x" at line 4002/);
     expect(r.stderr).toContain('Rows before the problem were processed; fix the file and run again.');
     const sent = posts(env).length;
     expect(sent).toBeGreaterThan(1000);
@@ -245,10 +248,10 @@ describe.concurrent('placeholders and columns', () => {
     expect(missing.stderr).toContain('--topic is required with --csv.');
     const absent = await env.run(send(join(tempDir(), 'nope.csv')));
     expect(absent.code).toBe(2);
-    expect(absent.stderr).toMatch(/--csv: cannot read .*nope\.csv \(ENOENT\)/);
+    expect(absent.stderr).toMatch(/--csv names .*nope\.csv, which cannot be read \(ENOENT\)/);
     const dirJournal = await env.run(send(csv, '--journal', tempDir()));
     expect(dirJournal.code).toBe(2);
-    expect(dirJournal.stderr).toMatch(/--journal: cannot read .* \(EISDIR\)/);
+    expect(dirJournal.stderr).toMatch(/--journal names .*, which cannot be read \(EISDIR\)/);
     expect(posts(env)).toHaveLength(0);
   });
 
@@ -279,7 +282,7 @@ describe.concurrent('journal: resuming safely', () => {
     expect(env.sandbox.state.notifications.length).toBe(before);
     const listed = failedRows(r.json().failedCsv);
     expect(listed.map((x) => Number(x.pdesk_row))).toEqual([last.row]);
-    expect(listed[0]!.pdesk_reason).toContain('--resend-uncertain');
+    expect(listed[0]!.pdesk_reason).toContain('a rerun sends it only when told to resend uncertain rows');
     for (const l of readFileSync(journal, 'utf8').trim().split('\n')) JSON.parse(l); // repaired: every line whole
 
     const r2 = await env.run(send(csv, '--resend-uncertain'));
@@ -362,7 +365,8 @@ describe.concurrent('journal: resuming safely', () => {
     );
     const r = await env.run(send(csv));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('The CSV people.csv changed since the journal was written: row 3 differs');
+    expect(r.stderr).toContain('--csv names people.csv, which changed since the journal was written: row 3 differs');
+    expect(r.stderr).toContain('Restore the CSV, or give --journal a new file to start a separate send');
     expect(env.sandbox.state.notifications.length).toBe(n);
 
     const r2 = await env.run(['notifications', 'send', '--csv', csv, '--topic', 'News', '--text', 'Hi {name}', '--json']);
@@ -384,7 +388,7 @@ describe.concurrent('journal: resuming safely', () => {
     writeFileSync(other, 'my notes\n');
     const r = await env.run(send(csv, '--journal', other));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('is not a pdesk notifications journal');
+    expect(r.stderr).toContain('is not the journal of a pdesk bulk send');
     expect(readFileSync(other, 'utf8')).toBe('my notes\n');
     expect(posts(env)).toHaveLength(0);
   });

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { runSuite, suiteInfo } from '../../../src/core/check/index.js';
 import { OP_IDS, type OpId } from '../../../src/core/ops.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { brokenPath } from '../../../src/sandbox/breaks.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';

@@ -8,7 +8,7 @@
 import type { Appointment, MedicationRequest } from '@medplum/fhirtypes';
 import { describe, expect, test } from 'vitest';
 import { type CheckReport, runSuite } from '../../../src/core/check/index.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { medplumPeerForFile } from '../../helpers/medplum/peer.js';
 import { SEED } from '../../helpers/medplum/seed.js';
 

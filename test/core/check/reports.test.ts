@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { type CheckReport, junitXml, reportJson, runSuite } from '../../../src/core/check/index.js';
 import { xmlText } from '../../../src/core/check/junit.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 import { stubServer } from '../../helpers/http.js';

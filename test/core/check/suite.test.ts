@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { type CheckReport, runSuite, suiteInfo } from '../../../src/core/check/index.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../../src/sandbox/server.js';
 

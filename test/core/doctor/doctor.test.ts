@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { type DoctorReport, runDoctor } from '../../../src/core/doctor/index.js';
-import type { ProfileInput } from '../../../src/profiles/schema.js';
+import type { ProfileInput } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 import { makeCertificates } from '../../helpers/certs.js';
@@ -290,6 +290,14 @@ describe('TLS certificates and the clock (HTTPS stubs, openssl-made certificates
     expect(step(r, 'practice-clock').result).toBe('skip');
   });
 
+  test('an https URL of a server that speaks plain HTTP: the handshake failure in a sentence, not a bare code', async () => {
+    const stub = await stubServer((_q, res) => res.writeHead(200).end('{}'));
+    const url = stub.url.replace('http://', 'https://');
+    const r = await runDoctor({ name: 'tls', raw: profile(url), configDir: configDir() });
+    expect(step(r, 'practice-tls').result).toBe('fail');
+    expect(texts(r, 'practice-tls', 'error')).toEqual([`${url} does not speak TLS: is the URL http://${new URL(url).host}?`]);
+  });
+
   test('a certificate from a CA the profile does not name is not trusted', async () => {
     const url = await httpsStub('valid');
     const raw = { ...sandboxProfile(url), practice: { baseUrl: `${url}/practice` }, portal: { baseUrl: `${url}/portal` } };
@@ -350,7 +358,7 @@ test('a torn thread store and a journal with an uncertain row are warnings; fail
     expect.stringMatching(/the last line \(2\) is incomplete, a write torn by a crash and never acknowledged; skipped\.$/),
   ]);
   expect(texts(r, 'journals', 'warning')).toEqual([
-    `${journal}: 1 rows may have been sent without an answer recorded; check them with the portal, then rerun the send (with --resend-uncertain to send them again).`,
+    `${journal}: 1 rows may have been sent without an answer recorded; check them with the portal, then rerun the send, resending uncertain rows to send them again.`,
   ]);
   expect(texts(r, 'journals', 'info')).toEqual([`${journal}: 1 rows failed; a rerun of the send tries them again.`]);
   expect(readFileSync(journal, 'utf8').split('\n')).toHaveLength(5); // read only: nothing appended or cut

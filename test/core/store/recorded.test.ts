@@ -21,7 +21,7 @@ import {
   sendRecorded,
 } from '../../../src/core/store/recorded.js';
 import type { DeskStore } from '../../../src/core/store/types.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 import { msg } from '../../helpers/desk.js';

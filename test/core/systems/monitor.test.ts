@@ -1,7 +1,7 @@
 /** The Systems model (src/core/systems/monitor.ts): every profile probed concurrently, reported piece by piece. */
 import { describe, expect, it } from 'vitest';
 import { type SystemStatus, SystemsMonitor } from '../../../src/core/systems/monitor.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { startSandbox } from '../../../src/sandbox/server.js';
 import { tempDir } from '../../helpers/config.js';

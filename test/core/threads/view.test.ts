@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildChatMessage } from '../../../src/core/api/chat.js';
 import { messageRecord } from '../../../src/core/threads/records.js';
 import { ThreadView } from '../../../src/core/threads/view.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 
 const profile = Profile.parse(sandboxProfile('http://127.0.0.1:1'));

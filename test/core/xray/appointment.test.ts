@@ -5,7 +5,7 @@ import { PdeskClient } from '../../../src/core/client.js';
 import { searchAppointments } from '../../../src/core/api/appointments.js';
 import { notificationRecord, openThreadStore } from '../../../src/core/threads/index.js';
 import { type CancelSource, CANCEL_SOURCES, cancelsFromParticipants, section, xrayAppointment } from '../../../src/core/xray/index.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 import { tempDir } from '../../helpers/config.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildReorder, getMedicationRequest, listMedicationRequests, orderMedication } from '../../../src/core/api/medication.js';
 import { PdeskClient } from '../../../src/core/client.js';
 import { xrayMedication } from '../../../src/core/xray/index.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/server.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildChatMessage, buildEncounterClose, buildReadMarker } from '../../../src/core/api/chat.js';
 import { closeRecord, messageRecord, readRecord, ThreadView } from '../../../src/core/threads/index.js';
 import { xrayThread } from '../../../src/core/xray/index.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 
 const profile = Profile.parse(sandboxProfile('http://127.0.0.1:9'));

@@ -5,7 +5,7 @@
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { startMedplumPeer, medplumPeerForFile } from './peer.js';
 import { SEED } from './seed.js';
 

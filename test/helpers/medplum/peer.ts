@@ -23,7 +23,7 @@ import { allOk, badRequest, getStatus, isCreated, normalizeOperationOutcome, not
 import { type FhirRequest, FhirRouter, type HttpMethod } from '@medplum/fhir-router';
 import type { OperationOutcome, Resource, ValueSet } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { ProfileInput } from '../../../src/profiles/schema.js';
+import type { ProfileInput } from '../../../src/core/profile/schema.js';
 import { tempDir, writeProfiles } from '../config.js';
 import { loadR4 } from './definitions.js';
 import { MedplumRepository } from './repo.js';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Confirm } from '../../../src/tui/components/Confirm.js';
 import { KEY } from '../harness.js';
-import { Profile } from '../../../src/profiles/schema.js';
+import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
 import { renderWithDesk } from '../hook-harness.js';
 

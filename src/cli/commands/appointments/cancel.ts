@@ -1,5 +1,5 @@
 /** `pdesk appointments cancel`: A7, cancel an appointment by declining it. */
-import { buildCancellation, cancelAppointment } from '../../../core/api/appointments.js';
+import { appointmentIdOf, buildCancellation, cancelAppointment } from '../../../core/api/appointments.js';
 import { UsageError } from '../../../core/errors.js';
 import { readBody } from '../../body.js';
 import type { Context } from '../../context.js';
@@ -13,8 +13,7 @@ export interface CancelOptions {
 }
 
 export async function run(ctx: Context, opts: CancelOptions): Promise<void> {
-  const id = opts.appointmentId.replace(/^Appointment\//, '');
-  if (!id || id.includes('/')) throw new UsageError(`<appointmentId> must be an appointment id, not "${opts.appointmentId}".`);
+  const id = appointmentIdOf(opts.appointmentId);
   let body = readBody(ctx, opts.body, 'appointment response');
   if (body !== undefined) {
     const named = (body as { appointment?: { reference?: unknown } } | null)?.appointment?.reference;

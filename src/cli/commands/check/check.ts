@@ -7,8 +7,7 @@ import { ConfigError, ExitCode, PdeskError, UsageError } from '../../../core/err
 import { redact } from '../../../core/redact.js';
 import { baseUrlFor } from '../../../core/routes.js';
 import { EmailAddress } from '../../../core/schemas/notification.js';
-import type { Profile } from '../../../profiles/schema.js';
-import { validateProfile } from '../../../profiles/store.js';
+import { type Profile, validateProfile } from '../../../core/profile/schema.js';
 import type { Context } from '../../context.js';
 import { flagOf, positiveInt, systemCode } from '../../options.js';
 import { profileEntries } from '../../profile-selection.js';

@@ -2,15 +2,13 @@
  * `pdesk medications order`: a reorder (decisions.md §10), M2 read of the request being reordered, then M3; or a
  * complete MedicationRequest sent as is (`--body`, no read).
  */
-import { type ReorderInput, buildReorder, getMedicationRequest, orderMedication } from '../../../core/api/medication.js';
-import { localDay, parseDay } from '../../../core/dates.js';
+import { buildReorder, getMedicationRequest, orderMedication, reorderInput } from '../../../core/api/medication.js';
 import { UsageError } from '../../../core/errors.js';
 import { parseBody } from '../../../core/schemas/common.js';
 import { MedicationRequestCreate } from '../../../core/schemas/medication.js';
 import { readBody } from '../../body.js';
 import type { Context } from '../../context.js';
 import { emitCreated } from '../../created.js';
-import { positiveNumber } from '../../options.js';
 import { detail } from './detail.js';
 
 /** `reorder` is required unless `body` (src/cli/commands/medications/index.ts). */
@@ -31,26 +29,6 @@ function bareId(value: string, type: string, option: string): string {
   return id;
 }
 
-/** What the options change of the reordered request, every option checked before anything is sent. */
-function reorderInput(opts: OrderOptions, now: Date): ReorderInput {
-  const input: ReorderInput = {};
-  if (opts.pharmacy !== undefined) input.pharmacy = bareId(opts.pharmacy, 'Organization', '--pharmacy');
-  if (opts.quantity !== undefined) input.quantity = positiveNumber(opts.quantity, '--quantity');
-  if (opts.start !== undefined) input.start = parseDay(opts.start, 'start', now);
-  if (opts.end !== undefined) input.end = parseDay(opts.end, 'end', now);
-  if (input.end !== undefined && input.end < (input.start ?? localDay(now)))
-    throw new UsageError(
-      input.start !== undefined
-        ? `--end (${input.end}) is before --start (${input.start}).`
-        : `--end (${input.end}) is before the default start, today (${localDay(now)}): give --start too.`,
-    );
-  if (opts.note !== undefined) {
-    if (opts.note.trim() === '') throw new UsageError('--note must not be empty.');
-    input.note = opts.note;
-  }
-  return input;
-}
-
 export async function run(ctx: Context, opts: OrderOptions): Promise<void> {
   // The server's id of the order (decisions.md §16); its Location when it answered without a body.
   const print = (res: Awaited<ReturnType<typeof orderMedication>>) => {
@@ -68,6 +46,7 @@ export async function run(ctx: Context, opts: OrderOptions): Promise<void> {
 
   const now = ctx.now();
   const id = bareId(opts.reorder!, 'MedicationRequest', '--reorder');
+  // The options as the core's reorder rule has them, every one checked before anything is sent.
   const input = reorderInput(opts, now);
   const client = await ctx.client();
   // M2 first: a 404 exits 4 and nothing is ordered. Under --dry-run this read is still made (it changes nothing).

@@ -4,7 +4,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import {
   BulkSend,
   type BulkCounters,
@@ -13,13 +12,14 @@ import {
   defaultJournalPath,
 } from '../../../core/bulk/notifications.js';
 import { type RateState, parseRate } from '../../../core/bulk/rate.js';
+import { BulkSender } from '../../../core/bulk/sender.js';
+import { splitUrl } from '../../../core/client/describe.js';
 import { PdeskError, UsageError } from '../../../core/errors.js';
 import { resolveRoute } from '../../../core/routes.js';
-import { isProduction } from '../../../profiles/schema.js';
+import { isProduction } from '../../../core/profile/schema.js';
 import type { Context } from '../../context.js';
 import type { Signal } from '../../io.js';
 import { flagOf, positiveInt } from '../../options.js';
-import { capYoungGeneration } from '../../young-cap.js';
 import type { SendOptions } from './send.js';
 
 const SINGLE_ONLY = ['email', 'body'] as const;
@@ -71,12 +71,6 @@ export async function run(ctx: Context, opts: SendOptions): Promise<void> {
   const rateArg = opts.rate === undefined ? undefined : parseRate(opts.rate);
   if (opts.rate !== undefined && rateArg === undefined)
     throw new UsageError(`--rate must be a number of requests per second, such as 50 or 50/s, not "${opts.rate}".`);
-  // undici's WebAssembly HTTP parser stays on V8's baseline (Liftoff) code, set before the first request compiles
-  // it: its optimising compile is the largest part of a bulk send's peak memory, and the baseline code parses these
-  // small answers as fast. Old space grows by at most a fifth between full collections: a bulk send promotes
-  // short-lived rows in the thousands. Figures: docs/performance.md.
-  setFlagsFromString('--liftoff-only');
-  setFlagsFromString('--heap-growing-percent=20');
   const io = ctx.io;
   const tty = io.stderrIsTTY;
   const profile = await ctx.profile();
@@ -96,6 +90,8 @@ export async function run(ctx: Context, opts: SendOptions): Promise<void> {
     journal = defaultJournalPath(await ctx.configDir(), profile.name, opts.csv!);
     mkdirSync(dirname(journal), { recursive: true, mode: 0o700 });
   }
+  // Opened once the run is confirmed (it may ask for a token); the rows go through it.
+  let sender: BulkSender | undefined;
   const job: BulkSend = await BulkSend.prepare(
     {
       csv: opts.csv!,
@@ -113,9 +109,9 @@ export async function run(ctx: Context, opts: SendOptions): Promise<void> {
     {
       profile,
       warn,
-      send: (json, audited, intent) => client.call('C5', { json, audited, statusOnly: true, intent }),
-      intents: () => client.aheadIntents('C5'),
-      flushAudit: () => client.flushAudit(),
+      send: (json, audited, intent) => sender!.send(json, audited, intent),
+      intents: () => sender!.intents(),
+      flushAudit: () => sender?.flushAudit(),
     },
   );
 
@@ -135,8 +131,9 @@ export async function run(ctx: Context, opts: SendOptions): Promise<void> {
     const rows = job.counters.total;
     await ctx.confirmWrite(profile, {
       what: `${rows === undefined ? 'a notification' : `up to ${rows} notification${rows === 1 ? '' : 's'}`} (C5, one per row of ${basename(job.csvPath)})`,
-      target: client.splitUrl(resolveRoute(profile, 'C5').url).base,
+      target: splitUrl(profile, resolveRoute(profile, 'C5').url).base,
     });
+    sender = await BulkSender.open(client, 'C5');
   } catch (e) {
     job.abandon();
     throw e;
@@ -169,12 +166,9 @@ export async function run(ctx: Context, opts: SendOptions): Promise<void> {
   }
   const started = Date.now();
   let summary: BulkSummary;
-  // The young generation stops growing at 2 × 8 MB during the run (young-cap.ts), which lowers the peak.
-  const uncap = capYoungGeneration();
   try {
     summary = await job.run();
   } finally {
-    uncap();
     if (timer) {
       clearInterval(timer);
       io.stderr.write('\r\x1b[2K');

@@ -1,8 +1,7 @@
 /** `pdesk profile add`: a profile from options, asking for the missing ones on a terminal. */
 import { createInterface } from 'node:readline';
 import { UsageError } from '../../../core/errors.js';
-import type { ProfileInput } from '../../../profiles/schema.js';
-import { validateProfile } from '../../../profiles/store.js';
+import { type ProfileInput, validateProfile } from '../../../core/profile/schema.js';
 import type { Context } from '../../context.js';
 import { oneOf } from '../../options.js';
 import { ensurePrivate, profileTable, refuseDryRun } from './shared.js';

@@ -2,8 +2,7 @@
 import { ConfigError } from '../../../core/errors.js';
 import { describeJsonProblem, readJson } from '../../../core/json.js';
 import { redactProfile } from '../../../profiles/redact.js';
-import type { Profile } from '../../../profiles/schema.js';
-import { validateProfile } from '../../../profiles/store.js';
+import { type Profile, validateProfile } from '../../../core/profile/schema.js';
 import type { Context } from '../../context.js';
 import { ensurePrivate, profileTable, refuseDryRun } from './shared.js';
 

@@ -1,5 +1,5 @@
 /** `pdesk profile list`: the stored profiles. */
-import type { ProfileInput } from '../../../profiles/schema.js';
+import type { ProfileInput } from '../../../core/profile/schema.js';
 import type { Context } from '../../context.js';
 
 interface ProfileRow {

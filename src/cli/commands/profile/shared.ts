@@ -2,7 +2,7 @@
 import { chmodSync, statSync } from 'node:fs';
 import { UsageError } from '../../../core/errors.js';
 import { sanitize } from '../../../core/sanitize.js';
-import type { ProfileInput } from '../../../profiles/schema.js';
+import type { ProfileInput } from '../../../core/profile/schema.js';
 import type { Context } from '../../context.js';
 
 /** `practice.auth.type  bearer` lines for a profile in table mode. */

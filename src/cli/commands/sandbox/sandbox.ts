@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { ConfigError, UsageError } from '../../../core/errors.js';
 import type { OpId } from '../../../core/ops.js';
 import { registerSecret } from '../../../core/redact.js';
-import type { ProfileInput } from '../../../profiles/schema.js';
+import type { ProfileInput } from '../../../core/profile/schema.js';
 import { asOpId } from '../../../sandbox/breaks.js';
 import { sandboxProfile } from '../../../sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../sandbox/server.js';

@@ -1,6 +1,5 @@
 /** `pdesk slots list`: A4, the slots of a service category in a date range (both appointment API versions). */
-import { searchSlots, slotIsPast, slotPractitioner, slotQuery, utcParts } from '../../../core/api/appointments.js';
-import { parseDay } from '../../../core/dates.js';
+import { searchSlots, slotIsPast, slotPractitioner, slotQuery, slotRange, utcParts } from '../../../core/api/appointments.js';
 import { referenceLabel } from '../../../core/labels.js';
 import type { Slot } from '../../../core/schemas/appointment.js';
 import type { Context } from '../../context.js';
@@ -17,8 +16,7 @@ export interface ListOptions {
 
 export async function run(ctx: Context, opts: ListOptions): Promise<void> {
   const category = systemCode(opts.serviceCategory, '--service-category');
-  const from = parseDay(opts.from, 'from', ctx.now());
-  const to = parseDay(opts.to, 'to', ctx.now());
+  const { from, to } = slotRange(opts, ctx.now());
   const q = { serviceCategory: category, from, to, schedule: opts.schedule, status: opts.status, practitioners: opts.practitioner };
   // Version-specific options are checked against the profile before anything is sent.
   slotQuery(await ctx.profile(), q);

@@ -2,9 +2,10 @@
 import type { Exchange } from '../../../core/client.js';
 import { statusLine } from '../../../core/errors.js';
 import { sanitize } from '../../../core/sanitize.js';
-import { curlScript, parseTrace } from '../../../core/trace.js';
+import { parseTrace } from '../../../core/trace.js';
 import type { Context } from '../../context.js';
 import { readTextArg } from '../../options.js';
+import { curlScript } from './curl.js';
 
 export interface ShowOptions {
   file: string;

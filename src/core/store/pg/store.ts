@@ -180,8 +180,7 @@ export class PgDeskStore implements DeskStore {
         throw new StoreError(
           `The team store at ${redactStoreUrl(this.url)} has schema version ${state.version}; this pdesk needs ${state.latest}.`,
           ExitCode.config,
-          ['Run pdesk store migrate (as the database user that owns the schema).'],
-        );
+        ).hint({ kind: 'store-migrate' });
       await migrate(this.sql, this.o.operator ?? 'pdesk');
     })().catch((e) => {
       this.ready = undefined;

@@ -5,7 +5,6 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { buildCancellation, cancelAppointment, searchAppointments } from '../../../core/api/appointments.js';
-import { FieldError } from '../../../core/errors.js';
 import type { Appointment, AppointmentResponseCreate } from '../../../core/schemas/appointment.js';
 import type { FormValues } from '../../components/Form.js';
 import { useDesk } from '../../desk.js';
@@ -76,7 +75,7 @@ export function useAppointments() {
     const top = stack.current();
     if (top.kind !== 'cancel') return;
     try {
-      if (!(v.comment ?? '').trim()) throw new FieldError('comment', 'must not be empty: say why the appointment is cancelled');
+      // The cancel rule is core's (actor, a comment that says why): its FieldError goes to the form's field.
       stack.push({
         kind: 'confirm',
         appointment: top.appointment,

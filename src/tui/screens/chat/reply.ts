@@ -9,7 +9,7 @@
 import { buildChatMessage } from '../../../core/api/chat.js';
 import type { ChatCommunication } from '../../../core/schemas/chat.js';
 import type { ChatOp, Party, ThreadMessage } from '../../../core/threads/index.js';
-import type { Profile } from '../../../profiles/schema.js';
+import type { Profile } from '../../../core/profile/schema.js';
 
 export interface Ref {
   reference: string;

@@ -13,9 +13,10 @@ import {
   listMedicationRequests,
   orderMedication,
   pharmacyQuery,
+  reorderInput,
   searchPharmacies,
 } from '../../../core/api/medication.js';
-import { daysBetween, parseDay } from '../../../core/dates.js';
+import { daysBetween } from '../../../core/dates.js';
 import { FieldError } from '../../../core/errors.js';
 import type { MedicationRequest, MedicationRequestCreate, MedicationRow, Organization } from '../../../core/schemas/medication.js';
 import type { FormValues } from '../../components/Form.js';
@@ -56,23 +57,13 @@ export const REORDER_FIELDS = [
 
 const LIST_LIMIT = 5000;
 
-/** The reorder input of the form, every field checked before anything is sent (the pharmacy apart). */
+/**
+ * The reorder input of the form (the pharmacy apart, which may be a search): its fields as the core's reorder rule
+ * has them, an empty field left out.
+ */
 export function inputOf(v: FormValues, now = new Date()): ReorderInput {
-  const input: ReorderInput = {};
-  const q = (v.quantity ?? '').trim();
-  if (q) {
-    const n = Number(q);
-    if (!Number.isFinite(n) || n <= 0) throw new FieldError('quantity', `must be a positive number, not "${q}"`);
-    input.quantity = n;
-  }
-  input.start = parseDay((v.start ?? '').trim() || 'today', 'start', now);
-  if ((v.end ?? '').trim()) {
-    input.end = parseDay(v.end!.trim(), 'end', now);
-    if (input.end < input.start) throw new FieldError('end', `(${input.end}) is before {start} (${input.start})`);
-  }
-  const note = (v.note ?? '').trim();
-  if (note) input.note = note;
-  return input;
+  const given = (name: string) => (v[name] ?? '').trim() || undefined;
+  return reorderInput({ quantity: given('quantity'), start: given('start'), end: given('end'), note: given('note') }, now);
 }
 
 /** The length in days of R's period, as buildReorder uses it. */
@@ -198,8 +189,7 @@ export function useMedReorder() {
       input = inputOf(v);
       if (!ph) throw new FieldError('pharmacy', 'must not be empty: an Organization id, or <system>|<value> to search by identifier');
       if (!ph.includes('|')) {
-        const id = ph.replace(/^Organization\//, '');
-        if (!id || id.includes('/')) throw new FieldError('pharmacy', `must be an Organization id or <system>|<value>, not "${ph}"`);
+        const id = reorderInput({ pharmacy: ph }).pharmacy!;
         const known = [t.org, ...found.current, ...(rows ?? []).map((x) => x.organization)].find((o) => o?.id === id);
         return review(t, input, id, known);
       }
@@ -210,7 +200,7 @@ export function useMedReorder() {
       pharmacyQuery(identifiers);
     } catch (e) {
       // The pharmacy field takes the identifiers M4 searches by.
-      return form.fail(e instanceof FieldError && e.field === 'identifier' ? new FieldError('pharmacy', e.problem, e.details) : e);
+      return form.fail(e instanceof FieldError && e.field === 'identifier' ? e.as('pharmacy') : e);
     }
     const r = await desk.run(`Searching pharmacies by identifier ${ph} (M4)`, (signal) =>
       searchPharmacies(desk.client, identifiers, { signal, limit: 500 }),

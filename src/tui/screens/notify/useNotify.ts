@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { buildNotification, notificationEmail, sendNotification } from '../../../core/api/notifications.js';
 import { BodyError, FieldError } from '../../../core/errors.js';
 import type { Notification } from '../../../core/schemas/notification.js';
-import type { Profile } from '../../../profiles/schema.js';
+import type { Profile } from '../../../core/profile/schema.js';
 import type { FormValues } from '../../components/Form.js';
 import { useDesk } from '../../desk.js';
 import { clean } from '../../format.js';

@@ -19,7 +19,7 @@ import {
   type SlotBooking,
   categoryToken,
 } from './useSlotBooking.js';
-import { slotIsPast } from './booking.js';
+import { slotIsPast } from '../../../core/api/appointments.js';
 import { useKeys } from '../../keys/useKeys.js';
 import type { StepViewProps } from '../../steps.js';
 import { SlotList, slotLine } from './slot-list.js';

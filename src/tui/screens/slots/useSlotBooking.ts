@@ -6,13 +6,18 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
+  BOOKING_STATUSES,
   type TypeRow,
+  bookingRequest,
   createAppointment,
   getAppointmentTypes,
   listPractitionerRoles,
+  narrowedSlotQuery,
+  pastBooking,
   searchSchedules,
   searchSlots,
   slotPractitioner,
+  slotRange,
   utcParts,
 } from '../../../core/api/appointments.js';
 import { referenceLabel, roleName, roleSpecialities } from '../../../core/labels.js';
@@ -24,7 +29,6 @@ import { useDesk } from '../../desk.js';
 import { clean } from '../../format.js';
 import { confirmation, useStepStack } from '../../steps.js';
 import { useForm } from '../../hooks/useForm.js';
-import { BOOKING_STATUSES, bookingBody, dateRange, pastSlotProblem, slotSearch } from './booking.js';
 
 export interface Category {
   system?: string;
@@ -150,7 +154,13 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
       (signal) =>
         searchSlots(
           client,
-          slotSearch(profile, { serviceCategory: categoryToken(c), from, to, schedule: ch.schedule?.id, practitioner: ch.practitionerId }),
+          narrowedSlotQuery(profile, {
+            serviceCategory: categoryToken(c),
+            from,
+            to,
+            schedule: ch.schedule?.id,
+            practitioner: ch.practitionerId,
+          }),
           { signal, limit: SLOT_LIMIT },
         ),
       quiet ? { quiet } : { okText: (v) => `${v.length} slot${v.length === 1 ? '' : 's'} from ${from} to ${to}.` },
@@ -167,7 +177,7 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
   const submitRange = (v: FormValues) => {
     let days: { from: string; to: string };
     try {
-      days = dateRange(v);
+      days = slotRange(v);
     } catch (e) {
       return range.fail(e);
     }
@@ -175,8 +185,11 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
   };
 
   const openSlot = (s: Slot) => {
-    const past = pastSlotProblem(s, now());
-    if (past) return desk.error(past);
+    // The core's past rule, in the screen's words: the slot is not offered for booking.
+    if (pastBooking(s.start, now())) {
+      const at = utcParts(s.start);
+      return desk.error(`Slot ${clean(s.id)} started at ${at.day} ${at.time} UTC: it is in the past and cannot be booked.`);
+    }
     booking.set((b) => ({ ...b, comment: b.comment || (type?.display ?? type?.code ?? '') }));
     booking.restart();
     stack.push({ kind: 'book', slot: s });
@@ -186,7 +199,12 @@ export function useSlotBooking(o: SlotBookingOptions = {}) {
     const top = stack.current();
     if (top.kind !== 'book') return;
     try {
-      stack.push({ kind: 'confirm', slot: top.slot, body: bookingBody(profile, top.slot, v) });
+      const body = bookingRequest(
+        profile,
+        { slot: top.slot, patient: v.patient ?? '', comment: v.comment ?? '', status: v.status },
+        { now: now() },
+      );
+      stack.push({ kind: 'confirm', slot: top.slot, body });
     } catch (e) {
       booking.fail(e);
     }

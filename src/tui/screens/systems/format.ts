@@ -1,10 +1,9 @@
 /** Text of the Systems screen: a row per profile (coloured cells), the selected profile's detail lines. */
+import { isProduction } from '../../../core/profile/schema.js';
 import type { PartyProbe, SystemStatus } from '../../../core/systems/index.js';
 import { PROBE_REQUEST } from '../../../core/systems/probe.js';
 import type { SortColumn } from '../../components/sort.js';
 import { clean, clockTime, fit, idWidth, type Seg, segColumns } from '../../format.js';
-
-export const isProduction = (env: string | undefined) => /^prod(uction)?$/i.test(env ?? '');
 
 const PROBE_COLOR: Record<PartyProbe['state'], string> = {
   ok: 'green',
@@ -89,7 +88,7 @@ export function systemsLayout(width: number, names: readonly string[]): SystemsL
     const envText = (t: string) => (ro ? `${fit(clean(t), ENV_W - ro.length)}${ro}` : clean(t));
     const row: Seg[] = [
       { text: clean(`${s.name === current ? '* ' : '  '}${s.name}`), bold: s.name === current },
-      isProduction(env)
+      s.profile && isProduction(s.profile)
         ? { text: envText(env.toUpperCase()), color: 'red', bold: true }
         : { text: envText(env), color: s.invalid ? 'red' : ro ? 'yellow' : undefined },
     ];

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ProfileInput } from '../../../../src/profiles/schema.js';
+import type { ProfileInput } from '../../../../src/core/profile/schema.js';
 import { type Env, withSandbox, writeProfiles } from '../../../helpers/run.js';
 
 const TOKEN = 'sandbox-T0KEN-4d3c2b1a';

@@ -73,7 +73,7 @@ describe('--trace and PDESK_TRACE', () => {
     const before = env.sandbox.received.length;
     const r = await env.run([...notify, '--trace', '/nonexistent/dir/t.ndjson'], { env: vars });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('pdesk: --trace: cannot write /nonexistent/dir/t.ndjson (ENOENT).\n');
+    expect(r.stderr).toBe('pdesk: --trace names /nonexistent/dir/t.ndjson, which cannot be written (ENOENT).\n');
     expect(env.sandbox.received.length).toBe(before);
   });
 });

@@ -12,7 +12,7 @@ import { buildChatMessage, replyMessage, sendMessage } from '../../../../src/cor
 import { PdeskClient } from '../../../../src/core/client.js';
 import type { ChatCommunication } from '../../../../src/core/schemas/chat.js';
 import { type ThreadStore, openThreadStore } from '../../../../src/core/threads/index.js';
-import { Profile } from '../../../../src/profiles/schema.js';
+import { Profile } from '../../../../src/core/profile/schema.js';
 import { type Receiver, startReceiver } from '../../../../src/listen/receiver.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { type Desk, KEY, lines, openDesk } from '../../harness.js';

@@ -16,7 +16,7 @@ import { PdeskClient } from '../../../../src/core/client.js';
 import { openFileStore } from '../../../../src/core/store/file/index.js';
 import { openPgStore } from '../../../../src/core/store/pg/index.js';
 import type { DeskStore } from '../../../../src/core/store/types.js';
-import { Profile } from '../../../../src/profiles/schema.js';
+import { Profile } from '../../../../src/core/profile/schema.js';
 import { startListening } from '../../../../src/tui/main.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { msg } from '../../../helpers/desk.js';

@@ -1,6 +1,6 @@
 /** Check screen against a real sandbox: the read-only suite with live progress, details with redacted exchanges, stop, again. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Profile } from '../../../../src/profiles/schema.js';
+import { Profile } from '../../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { type Sandbox, startSandbox } from '../../../../src/sandbox/server.js';
 import { type Desk, KEY, openDesk } from '../../harness.js';

@@ -1,6 +1,6 @@
 /** useCheck: the run's steps (waiting → running → done), the summary, a stop and a new run; the suite runs over HTTP. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Profile } from '../../../../src/profiles/schema.js';
+import { Profile } from '../../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { useDesk } from '../../../../src/tui/desk.js';
 import { useCheck } from '../../../../src/tui/screens/check/useCheck.js';

@@ -47,7 +47,12 @@ async function toForm() {
 describe('inputOf and periodLength', () => {
   it('checks every field of the form, naming it', () => {
     const now = new Date(2026, 2, 2, 12);
-    expect(inputOf({ quantity: ' 30 ', start: '', end: '', note: ' x ' }, now)).toEqual({ quantity: 30, start: '2026-03-02', note: 'x' });
+    // An empty field is left out (the start then defaults to today in buildReorder).
+    expect(inputOf({ quantity: ' 30 ', start: '', end: '', note: ' x ' }, now)).toEqual({ quantity: 30, note: 'x' });
+    expect(inputOf({ start: 'today' }, now)).toEqual({ start: '2026-03-02' });
+    expect(() => inputOf({ end: '2026-03-01' }, now)).toThrow(
+      'end (2026-03-01) is before the default start, today (2026-03-02): give start too.',
+    );
     expect(() => inputOf({ quantity: '0' }, now)).toThrow('quantity must be a positive number, not "0".');
     expect(() => inputOf({ start: '2026-03-05', end: '2026-03-01' }, now)).toThrow('end (2026-03-01) is before start (2026-03-05).');
     expect(() => inputOf({ start: 'someday' }, now)).toThrow(/^start must be a date/);

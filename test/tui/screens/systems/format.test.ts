@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemStatus } from '../../../../src/core/systems/index.js';
-import { Profile } from '../../../../src/profiles/schema.js';
+import { Profile } from '../../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { systemsLayout } from '../../../../src/tui/screens/systems/format.js';
 
@@ -39,6 +39,16 @@ describe('systemsLayout', () => {
     expect(ro('test')).toMatch(/^ {2}look\s+test ro\s+2\.0\.0/);
     expect(ro('production')).toContain('PRODUC… ro');
     expect(row(98, ['look'], 'look').text).not.toContain(' ro ');
+  });
+
+  it('a production environment is shown as such by the rule every face uses (spaces around it included)', () => {
+    const env = (environment: string) =>
+      systemsLayout(98, ['look'])
+        .cells(status('look', environment), 'x')
+        .find((c) => c.text.trim().toLowerCase().startsWith(environment.trim().slice(0, 4).toLowerCase()))!;
+    expect(env(' Production ')).toMatchObject({ color: 'red', bold: true });
+    expect(env('prod')).toMatchObject({ color: 'red', bold: true });
+    expect(env('production-like').color).toBeUndefined();
   });
 
   it('shows every column when there is room, the profile name whole', () => {

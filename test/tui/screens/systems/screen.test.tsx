@@ -6,7 +6,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SystemEntry } from '../../../../src/core/systems/monitor.js';
-import { Profile } from '../../../../src/profiles/schema.js';
+import { Profile } from '../../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { tempDir } from '../../../helpers/config.js';
 import { writeJournal, writeStore } from '../../../helpers/local-files.js';

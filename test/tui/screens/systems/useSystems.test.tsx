@@ -1,7 +1,7 @@
 /** useSystems: the profile list, background rounds, Enter's switch; the probes go to stub servers over HTTP. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SystemEntry } from '../../../../src/core/systems/monitor.js';
-import { Profile } from '../../../../src/profiles/schema.js';
+import { Profile } from '../../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../../src/sandbox/profile.js';
 import { useSystems } from '../../../../src/tui/screens/systems/useSystems.js';
 import { useDesk } from '../../../../src/tui/desk.js';

@@ -2,8 +2,11 @@
  * Profile file (cli.md "Profile file", decisions.md §1): strict, so an unknown key is an error naming the key.
  * `PROFILE_SCHEMA_VERSION` versions the stored form (conf has no migrations).
  */
-import * as z from '../core/schemas/zod.js';
-import { OP_IDS, type OpId, pathParams, placeholders } from '../core/ops.js';
+import { ConfigError } from '../errors.js';
+import { jsonPath } from '../schemas/common.js';
+import * as z from '../schemas/zod.js';
+import { didYouMean } from '../suggest.js';
+import { OP_IDS, type OpId, pathParams, placeholders } from '../ops.js';
 
 export const PROFILE_SCHEMA_VERSION = 1;
 
@@ -161,4 +164,63 @@ export type ProfileInput = z.input<typeof Profile>;
 /** A profile whose `environment` is production (`production` or `prod`, any case): writes ask first. */
 export function isProduction(profile: Pick<Profile, 'environment'>): boolean {
   return /^prod(uction)?$/i.test(profile.environment?.trim() ?? '');
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A zod schema's definition, as far as keysAt reads it (zod/mini's `_zod.def`). */
+interface Def {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+  options?: z.core.$ZodType[];
+  discriminator?: string;
+  valueType?: z.core.$ZodType;
+  values?: unknown[];
+}
+const defOf = (s: z.core.$ZodType | undefined) => (s as unknown as { _zod: { def: Def } } | undefined)?._zod.def;
+
+/**
+ * The keys the profile schema allows in the object at `path` of `input` (for "did you mean" on an unknown key):
+ * through optional, default and pipe wrappers, a record's values and, in a union (`auth`), the option whose
+ * discriminator the input names (else every option's keys).
+ */
+function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[], input: unknown): string[] {
+  let def = defOf(schema);
+  let value = input;
+  for (let i = 0; ; ) {
+    while (def && (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'pipe'))
+      def = defOf(def.type === 'pipe' ? def.in : def.innerType);
+    if (def?.type === 'union') {
+      const at = def.discriminator && isObject(value) ? value[def.discriminator] : undefined;
+      const options = def.options ?? [];
+      const chosen = options.filter((o) => defOf(defOf(o)?.shape?.[def!.discriminator ?? ''])?.values?.includes(at));
+      return [...new Set((chosen.length ? chosen : options).flatMap((o) => Object.keys(defOf(o)?.shape ?? {})))];
+    }
+    if (i === path.length) return Object.keys(def?.shape ?? {});
+    const key = path[i++]!;
+    value = isObject(value) ? value[String(key)] : undefined;
+    def = defOf(def?.type === 'record' ? def.valueType : def?.shape?.[String(key)]);
+    if (!def) return [];
+  }
+}
+
+/** Validate a profile object; an unknown key or bad value is a ConfigError naming the key or path. */
+export function validateProfile(input: unknown, source: string): Profile {
+  const r = Profile.safeParse(input);
+  if (r.success) return r.data;
+  // An unknown key (a typo such as "praktice") explains the other issues it causes: report it first.
+  const issue = r.error.issues.find((i) => i.code === 'unrecognized_keys') ?? r.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const keys = (issue as { keys: string[] }).keys;
+    const at = issue.path.length ? ` in ${jsonPath(issue.path).slice(2)}` : '';
+    // A single mistyped key gets the key it most likely meant.
+    const hint = keys.length === 1 ? didYouMean(keys[0]!, keysAt(Profile, issue.path, input)) : '';
+    throw new ConfigError(`Unknown key ${keys.map((k) => `"${k}"`).join(', ')}${at} in ${source}${hint || '.'}`);
+  }
+  const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
+  throw new ConfigError(
+    `Invalid profile in ${source} at ${jsonPath(issue.path)}: ${missing ? 'required field is missing' : issue.message}.`,
+  );
 }

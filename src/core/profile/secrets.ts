@@ -3,8 +3,9 @@
  * profile (discouraged). Every resolved secret is registered for redaction before it is used.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../core/errors.js';
-import { registerSecret } from '../core/redact.js';
+import { ConfigError } from '../errors.js';
+import { registerSecret } from '../redact.js';
+import { nodeChildProcess } from '../builtins.js';
 
 const commandCache = new Map<string, string>();
 
@@ -32,9 +33,8 @@ export function secretFromCommand(command: string, what: string, env: Env = proc
   if (cached) return cached;
   let out: string;
   try {
-    // node:child_process on use: only a tokenCommand needs it, and loading it costs every command ~2 ms.
-    out = process
-      .getBuiltinModule('node:child_process')
+    // node:child_process on use (core/builtins.ts): only a tokenCommand needs it.
+    out = nodeChildProcess()
       .execFileSync('/bin/sh', ['-c', command], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],

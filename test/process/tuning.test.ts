@@ -1,5 +1,5 @@
 /**
- * The young-generation cap of a bulk send (src/cli/young-cap.ts), in a process of its own (it changes a V8 flag for
+ * The young-generation cap of a bulk send (src/cli/tuning.ts), in a process of its own (it changes a V8 flag for
  * the rest of the process): the new space stops growing once it has reached the cap, where it doubles without it,
  * and grows again once the cap is ended.
  */
@@ -13,12 +13,12 @@ import { tempDir } from '../helpers/cli.js';
 /** The module as JavaScript beside a driver that allocates with survivors and reports the new space's sizes. */
 function driver(): string {
   const dir = tempDir();
-  const source = readFileSync(join(import.meta.dirname, '../../src/cli/young-cap.ts'), 'utf8');
-  writeFileSync(join(dir, 'young-cap.mjs'), transformSync(source, { loader: 'ts', format: 'esm' }).code);
+  const source = readFileSync(join(import.meta.dirname, '../../src/cli/tuning.ts'), 'utf8');
+  writeFileSync(join(dir, 'tuning.mjs'), transformSync(source, { loader: 'ts', format: 'esm' }).code);
   writeFileSync(
     join(dir, 'driver.mjs'),
     `import { getHeapSpaceStatistics } from 'node:v8';
-import { capYoungGeneration } from './young-cap.mjs';
+import { capYoungGeneration } from './tuning.mjs';
 const size = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
 // Short-lived garbage first: a scavenge commits the second semi-space (the size doubles without growing).
 for (let i = 0; i < 200000; i++) globalThis.sink = { i };

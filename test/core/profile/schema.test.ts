@@ -1,7 +1,7 @@
-/** The profile schema (src/profiles/schema.ts) through validateProfile: what `profile import` refuses, and how it says so. */
+/** The profile schema (src/core/profile/schema.ts) through validateProfile: what `profile import` refuses, and how it says so. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ExitCode } from '../../src/core/errors.js';
-import { validateProfile } from '../../src/profiles/store.js';
+import { ConfigError, ExitCode } from '../../../src/core/errors.js';
+import { validateProfile } from '../../../src/core/profile/schema.js';
 
 const base = () => ({
   name: 't',
