@@ -32,7 +32,7 @@ const HARNESS = `
   import React from 'react';
   import { render } from 'ink-testing-library';
   import { Root } from './src/tui/app.js';
-  import { Profile } from './src/profiles/schema.js';
+  import { Profile } from './src/core/profile/schema.js';
   import { openPgStore } from './src/core/store/pg/index.js';
   import { openFileStore } from './src/core/store/file/index.js';
   import { pgInstalled, pgMissingReason, startCluster } from './test/helpers/pg-cluster.js';

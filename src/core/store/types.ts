@@ -10,7 +10,7 @@
  * rejects rather than throws.
  */
 import type { AuditOutcome, AuditRecord, AuditStart } from '../audit.js';
-import type { AssignReason, MessageBody, RecordBody } from '../threads/records.js';
+import type { AssignReason, CloseRecord, MessageBody, ReadRecord, RecordBody, Via } from '../threads/records.js';
 import type { HealthCheck } from '../threads/types.js';
 import type { DeskMessage, DeskThread, NotificationEntry } from '../threads/view.js';
 
@@ -151,6 +151,23 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** A record of a thread besides its messages, as stored: who recorded it and when, and the resource sent or received. */
+export interface StoredRecord<R> {
+  via: Via;
+  /** When pdesk sent or received it (ISO 8601 UTC). */
+  at: string;
+  operator?: string;
+  resource: R;
+}
+
+/** What an X-ray of a thread shows besides its messages: the close (C4) and each message's read marker (C2). */
+export interface ThreadRecords {
+  /** The close recorded first, if the thread is closed. */
+  close?: StoredRecord<CloseRecord['resource']>;
+  /** The read markers of the thread's messages, each naming its message by `id`. */
+  readMarkers: Array<StoredRecord<ReadRecord['resource']> & { id: string; readAt: string }>;
+}
+
 export interface DeskStore {
   readonly engine: 'file' | 'postgres';
   /** Where a profile's records are, for messages: its thread store's first file, or the database's URL (password hidden). */
@@ -184,6 +201,13 @@ export interface DeskStore {
   messages(profile: string, thread: string): Promise<DeskMessage[] | undefined>;
   /** C5 notifications in store order (one with an id once). */
   notifications(profile: string): Promise<NotificationEntry[]>;
+  /** A thread's close and read markers as recorded (undefined: no such thread). */
+  threadRecords(profile: string, thread: string): Promise<ThreadRecords | undefined>;
+  /**
+   * The threads with a message whose subject, sender or recipient is `reference` (`Patient/pat-1`), in the order of
+   * listThreads (newest first).
+   */
+  threadsNaming(profile: string, reference: string): Promise<DeskThread[]>;
 
   assign(profile: string, thread: string, r: AssignRequest): Promise<AssignResult>;
   assignments(profile: string, thread: string): Promise<Assignment[]>;

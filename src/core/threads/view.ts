@@ -54,6 +54,11 @@ export interface ThreadMessage {
   resource: MessageRecord['resource'];
 }
 
+/** Whether a message is about, from or to `reference` (`Patient/pat-1`). */
+export function names(m: ThreadMessage, reference: string): boolean {
+  return m.subject === reference || m.sender === reference || m.recipient === reference;
+}
+
 /** A message as the desk store shows it: with its position and who sent it. */
 export interface DeskMessage extends ThreadMessage {
   /** Order of arrival in the store. */

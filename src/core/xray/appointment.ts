@@ -15,15 +15,15 @@ import { listPractitionerRoles, searchSchedules, searchSlots, slotPractitioner, 
 import type { PdeskClient } from '../client.js';
 import { roleName, roleSpecialities } from '../labels.js';
 import type { Appointment, Participant, Schedule, Slot } from '../schemas/appointment.js';
-import type { ThreadView } from '../threads/index.js';
 import { type Xray, type XrayNode, gather, refId, section, xray } from './model.js';
-import { patientNotifications, patientThreads } from './patient.js';
+import { THREADS_SECTION, patientNotifications, patientThreads } from './patient.js';
+import type { XrayStore } from './thread.js';
 
 export interface XrayContext {
   client: PdeskClient;
   profile: Profile;
-  /** The profile's thread store, loaded; without it the store's sections say so. */
-  view?: ThreadView;
+  /** The desk's store (the profile's records are under its name); without it the store's sections say so. */
+  store?: XrayStore;
   signal?: AbortSignal;
 }
 
@@ -175,8 +175,18 @@ export async function xrayAppointment(ctx: XrayContext, a: Appointment, sources:
   const schedule = await gather('Schedule (A3)', () => findSchedule(ctx, a, slot.slot, practitioner), ctx.signal);
   const pid = refId(patient, 'Patient');
   const store: XrayNode[] =
-    ctx.view && patient && pid
-      ? [...patientThreads(ctx.view, patient), ...patientNotifications(ctx.view, ctx.profile, pid)]
-      : [section('Thread store').info(ctx.view ? 'the appointment names no patient' : 'no thread store is open here')];
+    ctx.store && patient && pid
+      ? await gather(
+          THREADS_SECTION,
+          async () => {
+            const [threads, notes] = await Promise.all([
+              patientThreads(ctx.store!, ctx.profile.name, patient),
+              patientNotifications(ctx.store!, ctx.profile, pid),
+            ]);
+            return [...threads, ...notes];
+          },
+          ctx.signal,
+        )
+      : [section("Desk's store").info(ctx.store ? 'the appointment names no patient' : "no desk's store is open here")];
   return xray(`Appointment ${a.id}`, [self, ...slot.nodes, ...schedule, ...role, ...patientNode(a), ...cancels, ...store]);
 }

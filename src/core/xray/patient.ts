@@ -1,27 +1,25 @@
 /**
- * A patient in the local thread store: the chat threads whose messages name `Patient/<id>` (as subject, sender
+ * A patient in the desk's store (either engine): the chat threads whose messages name `Patient/<id>` (as subject, sender
  * or recipient), and the notifications sent to an address known for the patient. Notifications (C5) name a
  * patient only by an email address, and no operation of the interface reads a patient, so an address is known
  * only from the profile's `check` block (its test patient and test address); otherwise the X-ray says so.
  */
 import type { Profile } from '../profile/schema.js';
-import type { ThreadView } from '../threads/index.js';
 import { section, type XrayNode } from './model.js';
+import type { XrayStore } from './thread.js';
 
-export const THREADS_SECTION = 'Chat threads (thread store)';
-export const NOTIFICATIONS_SECTION = 'Notifications (C5, thread store)';
+export const THREADS_SECTION = "Chat threads (desk's store)";
+export const NOTIFICATIONS_SECTION = "Notifications (C5, desk's store)";
 
 /** The threads of the store that involve the patient, newest first. */
-export function patientThreads(view: ThreadView, patientRef: string): XrayNode[] {
+export async function patientThreads(store: XrayStore, profile: string, patientRef: string): Promise<XrayNode[]> {
   const s = section(THREADS_SECTION);
   const out: XrayNode[] = [];
-  for (const t of view.threads) {
-    const messages = view.messages(t.thread) ?? [];
-    if (!messages.some((m) => m.subject === patientRef || m.sender === patientRef || m.recipient === patientRef)) continue;
+  for (const t of await store.threadsNaming(profile, patientRef)) {
     out.push(
       s.found(
-        `${t.thread} · ${t.status} · ${t.messages} message${t.messages === 1 ? '' : 's'}${t.unread ? ` · ${t.unread} unread` : ''}${t.lastText ? ` · ${t.lastText}` : ''}`,
-        { source: 'store', resource: { thread: t, messages: messages.map((m) => m.resource) }, jump: { screen: 'chat', thread: t.thread } },
+        `${t.thread} · ${t.status} · ${t.messages} message${t.messages === 1 ? '' : 's'}${t.unread ? ` · ${t.unread} unread` : ''}${t.owner ? ` · ${t.owner}'s` : ''}${t.lastText ? ` · ${t.lastText}` : ''}`,
+        { source: 'store', resource: t, jump: { screen: 'chat', thread: t.thread } },
       ),
     );
   }
@@ -34,9 +32,9 @@ export function knownEmails(profile: Profile, patientId: string): string[] {
   return profile.check?.patient === patientId && profile.check.email ? [profile.check.email] : [];
 }
 
-export function patientNotifications(view: ThreadView, profile: Profile, patientId: string): XrayNode[] {
+export async function patientNotifications(store: XrayStore, profile: Profile, patientId: string): Promise<XrayNode[]> {
   const s = section(NOTIFICATIONS_SECTION);
-  const all = view.notifications;
+  const all = await store.notifications(profile.name);
   const emails = knownEmails(profile, patientId).map((e) => e.toLowerCase());
   if (!emails.length)
     return [

@@ -5,7 +5,6 @@
  */
 import { Text } from 'ink';
 import { useCallback, useEffect, useState } from 'react';
-import { openThreadStore, type ThreadView } from '../../core/threads/index.js';
 import { type Xray, type XrayNode, xrayAppointment, xrayMedication, xrayThread } from '../../core/xray/index.js';
 import { ListView } from '../components/ListView.js';
 import { useDesk } from '../desk.js';
@@ -26,17 +25,6 @@ export function subjectTitle(s: XraySubject): string {
     : s.kind === 'thread'
       ? `chat ${s.thread}`
       : `medication request ${s.request.id}`;
-}
-
-/** The thread store's view of the desk's profile, read once (undefined without a config folder). */
-async function loadView(dir: string | undefined, profile: string): Promise<ThreadView | undefined> {
-  if (!dir) return undefined;
-  const store = openThreadStore(dir, profile);
-  try {
-    return await store.load();
-  } finally {
-    await store.close().catch(() => undefined);
-  }
 }
 
 export function nodeRaw(n: XrayNode): RawItem | undefined {
@@ -72,12 +60,12 @@ export function XrayView({ subject, inspect, width, height, active }: XrayViewPr
   const load = useCallback(async () => {
     setFailed(false);
     const r = await desk.run(`X-ray of ${subjectTitle(subject)}`, async (signal) => {
-      const view = await loadView(desk.configDir, desk.profile.name);
-      const ctx = { client: desk.client, profile: desk.profile, view, signal };
+      const store = desk.store;
+      const ctx = { client: desk.client, profile: desk.profile, ...(store ? { store } : {}), signal };
       if (subject.kind === 'appointment') return xrayAppointment(ctx, subject.appointment);
       if (subject.kind === 'medication') return xrayMedication(ctx, subject.request, subject.rows);
-      if (!view) throw new Error('There is no thread store here (no config folder): a chat thread cannot be X-rayed.');
-      return xrayThread(view, subject.thread);
+      if (!store) throw new Error("There is no desk's store here (no config folder): a chat thread cannot be X-rayed.");
+      return xrayThread(store, desk.profile.name, subject.thread);
     });
     if (r.ok) {
       setResult(r.value);
@@ -107,7 +95,7 @@ export function XrayView({ subject, inspect, width, height, active }: XrayViewPr
   return (
     <>
       <Text bold color="magenta" wrap="truncate">
-        {fit(`X-ray · ${clean(result?.title ?? subjectTitle(subject))} · read-only (GET and the thread store)`, width)}
+        {fit(`X-ray · ${clean(result?.title ?? subjectTitle(subject))} · read-only (GET and the desk's store)`, width)}
       </Text>
       <ListView<XrayNode>
         items={result?.nodes ?? []}

@@ -188,6 +188,41 @@ for (const engine of engines) {
       });
     });
 
+    describe('what an X-ray reads', () => {
+      it("a thread's close and its messages' read markers as recorded, with who and when; an unknown thread is undefined", async () => {
+        const p = profile();
+        await store.recordReceived(p, msg('m1', 'enc-x', 'one', 1));
+        await store.recordReceived(p, msg('m2', 'enc-x', 'two', 2));
+        await store.recordSent(p, msg('m3', 'enc-x', 'answer', 3, 'C3'), 'alice');
+        await store.recordSent(p, read('m1', 4), 'alice');
+        await store.recordReceived(p, read('elsewhere', 4)); // a marker of a message in no thread of this one
+        const before = await other.threadRecords(p, 'enc-x');
+        expect(before?.close).toBeUndefined();
+        expect(before?.readMarkers.map((m) => m.id)).toEqual(['m1']);
+        await other.recordSent(p, close('enc-x', 5), 'bob');
+        const r = await store.threadRecords(p, 'enc-x');
+        expect(r?.close).toEqual({ via: 'sent', at: at(5), operator: 'bob', resource: close('enc-x', 5).resource });
+        expect(r?.readMarkers.map((m) => [m.id, m.readAt, m.via, m.at, m.operator])).toEqual([
+          ['m1', '2026-03-01T11:00:00', 'sent', at(4), 'alice'],
+        ]);
+        expect(r?.readMarkers[0]?.resource).toEqual(read('m1', 4).resource);
+        expect(await store.threadRecords(p, 'enc-none')).toBeUndefined();
+      });
+
+      it('the threads that name a reference as subject, sender or recipient, not in their text', async () => {
+        const p = profile();
+        await store.recordReceived(p, msg('a1', 'enc-a', 'about pat-1', 1));
+        const b = msg('b1', 'enc-b', 'about pat-2', 2);
+        b.resource = { ...b.resource, sender: [{ reference: 'Patient/pat-2' }], subject: [{ reference: 'Patient/pat-2' }] };
+        await store.recordReceived(p, b);
+        await store.recordReceived(p, msg('c1', 'enc-c', 'a text that says "Patient/pat-2"', 3));
+        expect((await other.threadsNaming(p, 'Patient/pat-2')).map((t) => t.thread)).toEqual(['enc-b']);
+        expect((await other.threadsNaming(p, 'Patient/pat-1')).map((t) => t.thread)).toEqual(['enc-c', 'enc-a']);
+        expect(await other.threadsNaming(p, 'PractitionerRole/1001')).toHaveLength(3);
+        expect(await other.threadsNaming(p, 'Patient/nobody')).toEqual([]);
+      });
+    });
+
     describe('the thread list', () => {
       it('newest first, with owner, last message and unread; filtered to mine or unassigned; changed since a rev', async () => {
         const p = profile();

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildNotification } from '../../../src/core/api/notifications.js';
 import { PdeskClient } from '../../../src/core/client.js';
 import { searchAppointments } from '../../../src/core/api/appointments.js';
-import { notificationRecord, openThreadStore } from '../../../src/core/threads/index.js';
+import { openFileStore } from '../../../src/core/store/file/index.js';
+import { notificationRecord } from '../../../src/core/threads/index.js';
 import { type CancelSource, CANCEL_SOURCES, cancelsFromParticipants, section, xrayAppointment } from '../../../src/core/xray/index.js';
 import { Profile } from '../../../src/core/profile/schema.js';
 import { sandboxProfile } from '../../../src/sandbox/profile.js';
@@ -48,7 +49,7 @@ describe('xrayAppointment', () => {
       'found Patient/pat-1 (Emma Jansen) · accepted (no operation reads a patient: shown as the appointment names it)',
     ]);
     expect(bySection(x.nodes, 'Cancel')).toEqual(['not-found no participant declined (no cancellation)']);
-    expect(bySection(x.nodes, 'Thread store')).toEqual(['info no thread store is open here']);
+    expect(bySection(x.nodes, "Desk's store")).toEqual(["info no desk's store is open here"]);
     const slot = x.nodes.find((n) => n.section === 'Slot (A4)')!;
     expect(slot.resource).toMatchObject({ resourceType: 'Slot', status: 'busy' });
     expect(new Set(x.nodes.map((n) => n.key)).size).toBe(x.nodes.length);
@@ -74,13 +75,13 @@ describe('xrayAppointment', () => {
     const { profile, client, byId } = await setup();
     const dir = tempDir();
     await writeStore(dir, 'sandbox', { open: 2 });
-    const store = openThreadStore(dir, 'sandbox');
-    await store.append([
-      notificationRecord('sent', buildNotification(profile, { email: 'emma.jansen@example.org', topic: 'Flu shot', text: 'Book it' })),
-      notificationRecord('sent', buildNotification(profile, { email: 'someone@example.org', topic: 'Other', text: 'Not hers' })),
-    ]);
-    const view = await store.load();
-    const x3 = await xrayAppointment({ client, profile, view }, byId('appt-3'));
+    const store = openFileStore(dir);
+    for (const [email, topic, text] of [
+      ['emma.jansen@example.org', 'Flu shot', 'Book it'],
+      ['someone@example.org', 'Other', 'Not hers'],
+    ] as const)
+      await store.recordSent('sandbox', notificationRecord('sent', buildNotification(profile, { email, topic, text })), 'alice');
+    const x3 = await xrayAppointment({ client, profile, store }, byId('appt-3'));
     expect(bySection(x3.nodes, 'Slot')).toEqual([expect.stringMatching(/^found slot-21-\d{8}-1300 · .* · free · Schedule\/21$/)]);
     expect(bySection(x3.nodes, 'Cancel')).toEqual([
       'found declined by Patient/pat-3 (Sara Bakker) (as the appointment shows it; the server keeps no A7 to read back)',
@@ -90,7 +91,7 @@ describe('xrayAppointment', () => {
     expect(bySection(x3.nodes, 'Notifications')).toEqual([
       'info notifications name a patient only by email address, and none is known for Patient/pat-3 (2 notifications in the store)',
     ]);
-    const x1 = await xrayAppointment({ client, profile, view }, byId('appt-1'));
+    const x1 = await xrayAppointment({ client, profile, store }, byId('appt-1'));
     const threads = x1.nodes.filter((n) => n.section.startsWith('Chat threads'));
     // Both threads' messages were made in the same millisecond: the store's newest-first order is a tie here.
     expect(threads.map((n) => n.jump)).toEqual(

@@ -17,7 +17,7 @@ describe('X-ray', () => {
     desk = await openDesk({ screen: 'appointments', size: { columns: 100, rows: 40 }, root: { configDir: dir, exportDir: dir } });
     await desk.waitFor('3 appointments.');
     await desk.press('X');
-    const x = await desk.waitFor('Chat threads (thread store)');
+    const x = await desk.waitFor("Chat threads (desk's store)");
     expect(x).toContain('X-ray · Appointment appt-1 · read-only');
     expect(x).toMatch(/Slot \(A4\)\n {4}● slot-11-\d{8}-0900 · .* · busy · Schedule\/11/);
     expect(x).toContain("● Schedule/11 · Dr. Anna Berg (PractitionerRole/1001) (the slot's schedule)");

@@ -57,7 +57,7 @@ describe.each(SETTINGS)('inspecting on %s sends nothing but GET and writes no st
     await desk.waitFor('3 appointments.');
     // An appointment's X-ray, then every element in turn opened raw (Enter) and written (w).
     await desk.press('X');
-    await desk.waitFor('Chat threads (thread store)');
+    await desk.waitFor("Chat threads (desk's store)");
     // Row by row (the title's position says which): a found element (●) opens raw and is written, a thread
     // element jumps to Chat; a write key pressed meanwhile reaches nothing.
     let opened = 0;

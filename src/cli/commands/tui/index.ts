@@ -12,6 +12,6 @@ export function tuiCommand(): Command {
     'pdesk tui --sandbox --listen 4020',
   )
     .option('--sandbox', 'start the embedded sandbox in-process on a free port and open it (saved profiles are untouched)')
-    .option('--listen [port]', 'run the push receiver in-process (C1–C5 into the thread store)')
+    .option('--listen [port]', "run the push receiver in-process (C1–C5 into the desk's store)")
     .action(verb(() => import('./tui.js')));
 }

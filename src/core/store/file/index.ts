@@ -34,7 +34,7 @@ import { AuditLog, auditPath, readAuditKeyed } from '../../audit.js';
 import { type AnyRecord, type StoreRecord, type Via, assignRecord, storeRecord } from '../../threads/records.js';
 import { openThreadStore, threadStorePath } from '../../threads/store.js';
 import type { HealthCheck, ThreadStore, ThreadStoreOptions } from '../../threads/types.js';
-import type { ThreadView } from '../../threads/view.js';
+import { type ThreadView, names } from '../../threads/view.js';
 import { REPLY_HOLD_MS } from '../timing.js';
 import type {
   AssignRequest,
@@ -56,9 +56,11 @@ import type {
   ReplyCheck,
   ReplyClaim,
   ReplyRequest,
+  StoredRecord,
   SubscribeOptions,
   Subscription,
   ThreadQuery,
+  ThreadRecords,
   Viewer,
 } from '../types.js';
 import { withLock } from './lock.js';
@@ -334,6 +336,30 @@ export class FileDeskStore implements DeskStore {
 
   async notifications(profile: string): Promise<NotificationEntry[]> {
     return (await this.view(profile)).notifications;
+  }
+
+  async threadRecords(profile: string, thread: string): Promise<ThreadRecords | undefined> {
+    const v = await this.view(profile);
+    const messages = v.deskMessages(thread);
+    if (!messages) return undefined;
+    const stored = <R>(r: { via: Via; at: string; operator?: string; resource: R }): StoredRecord<R> => ({
+      via: r.via,
+      at: r.at,
+      ...(r.operator !== undefined ? { operator: r.operator } : {}),
+      resource: r.resource,
+    });
+    const close = v.closeOf(thread);
+    const readMarkers: ThreadRecords['readMarkers'] = [];
+    for (const m of messages) {
+      const r = v.readMarkerOf(m.id);
+      if (r) readMarkers.push({ id: r.id, readAt: r.readAt, ...stored(r) });
+    }
+    return { ...(close ? { close: stored(close) } : {}), readMarkers };
+  }
+
+  async threadsNaming(profile: string, reference: string): Promise<DeskThread[]> {
+    const v = await this.view(profile);
+    return v.deskThreads().filter((t) => (v.deskMessages(t.thread) ?? []).some((m) => names(m, reference)));
   }
 
   // ---------------------------------------------------------------- owners and replies

@@ -16,7 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import { ExitCode, FieldError, PdeskError } from '../../errors.js';
 import { redact } from '../../redact.js';
-import { messageOf, notificationOf, textOf } from '../../threads/view.js';
+import type { CloseRecord, ReadRecord } from '../../threads/records.js';
+import { messageOf, names, notificationOf, textOf } from '../../threads/view.js';
 import { redactStoreUrl } from '../select.js';
 import { PRESENCE_FORGET_MS, PRESENCE_TTL_MS, REPLY_HOLD_MS } from '../timing.js';
 import type {
@@ -43,6 +44,7 @@ import type {
   SubscribeOptions,
   Subscription,
   ThreadQuery,
+  ThreadRecords,
   Via,
   Viewer,
 } from '../types.js';
@@ -99,6 +101,9 @@ function deskThread(r: ThreadRow): DeskThread {
     rev: Number(r.rev),
   };
 }
+
+type CloseResource = CloseRecord['resource'];
+type ReadResource = ReadRecord['resource'];
 
 interface MessageRow {
   seq: string;
@@ -458,6 +463,71 @@ export class PgDeskStore implements DeskStore {
           ...(r.operator !== null ? { operator: r.operator } : {}),
         }),
       );
+    });
+  }
+
+  threadRecords(profile: string, thread: string): Promise<ThreadRecords | undefined> {
+    return this.run(async () => {
+      const s = this.sql;
+      const [t] = await s<
+        Array<{ close_via: Via | null; closed_at: Date | null; close_operator: string | null; close_resource: CloseResource | null }>
+      >`select close_via, closed_at, close_operator, close_resource from pdesk.threads where profile = ${profile} and thread = ${thread}`;
+      if (!t) return undefined;
+      const markers = await s<
+        Array<{ id: string; read_at: string; via: Via; at: Date; operator: string | null; resource: ReadResource }>
+      >`select r.id, r.read_at, r.via, r.at, r.operator, r.resource
+        from pdesk.read_markers r join pdesk.messages m on m.profile = r.profile and m.id = r.id
+        where r.profile = ${profile} and m.thread = ${thread}
+        order by m.at, m.seq`;
+      const close =
+        t.close_via && t.closed_at && t.close_resource
+          ? {
+              close: {
+                via: t.close_via,
+                at: t.closed_at.toISOString(),
+                ...(t.close_operator !== null ? { operator: t.close_operator } : {}),
+                resource: t.close_resource,
+              },
+            }
+          : {};
+      return {
+        ...close,
+        readMarkers: markers.map((r) => ({
+          id: r.id,
+          readAt: r.read_at,
+          via: r.via,
+          at: r.at.toISOString(),
+          ...(r.operator !== null ? { operator: r.operator } : {}),
+          resource: r.resource,
+        })),
+      };
+    });
+  }
+
+  threadsNaming(profile: string, reference: string): Promise<DeskThread[]> {
+    return this.run(async () => {
+      const s = this.sql;
+      // The messages whose JSON holds the reference as a string (as stored: JSON.stringify's text), each then read as
+      // a message and asked whether it names it as subject, sender or recipient.
+      const rows = await s<MessageRow[]>`
+        select m.seq::text, m.id, m.thread, m.op, m.via, m.at, m.operator, m.resource, null as read_at
+        from pdesk.messages m
+        where m.profile = ${profile} and strpos(m.resource::text, ${JSON.stringify(reference)}) > 0`;
+      const threads = [
+        ...new Set(
+          rows
+            .map(toMessage)
+            .filter((m) => names(m, reference))
+            .map((m) => m.thread),
+        ),
+      ];
+      if (!threads.length) return [];
+      const list = await s<ThreadRow[]>`
+        select thread, status, closed_at, owner, assigned_at, messages, unread, last_seq::text, last_at, last_text, last_from, rev::text
+        from pdesk.threads
+        where profile = ${profile} and thread in ${s(threads)}
+        order by sort_at desc nulls last, thread`;
+      return list.map(deskThread);
     });
   }
 

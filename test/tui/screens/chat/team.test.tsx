@@ -207,6 +207,14 @@ for (const engine of engines) {
         ['received', null, 'Actually, email is better.'],
         ['sent', 'alice', 'Yes, we can call you at noon.'],
       ]);
+      // bob's X-ray of the thread reads the same inbox: its owner, each message, who sent the reply.
+      await bob.press('X');
+      const x = await bob.waitFor(/owned by alice since/);
+      expect(x).toContain('X-ray · Chat enc-7');
+      expect(x).toMatch(/C3 out .*PractitionerRole\/1001 \(alice\) · no read marker recorded · Yes, we can/);
+      expect(x).toMatch(/C1 in .* · unread \(no read marker\) · Actually, email is better\./);
+      await bob.press(KEY.esc);
+      await bob.waitGone('X-ray · Chat enc-7');
     });
   });
 }
