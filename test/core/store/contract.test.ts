@@ -421,6 +421,24 @@ for (const engine of engines) {
         if (c.ok) await store.completeReply(c.claim, msg('first', 'enc-new', 'hello from the practice', 1, 'C3'));
         expect(await other.thread(p, 'enc-new')).toMatchObject({ messages: 1, owner: 'alice', unread: 0 });
       });
+
+      it('a first reply to a thread the store does not know, refused or abandoned, leaves no thread behind', async () => {
+        const p = profile();
+        const c = await store.beginReply(p, { thread: 'enc-gone', operator: 'alice', after: 0 });
+        expect(c.ok).toBe(true);
+        if (!c.ok) return;
+        const m = msg('r1', 'enc-gone', 'never taken', 1, 'C3');
+        await store.recordPending(p, m, 'alice');
+        expect(await other.thread(p, 'enc-gone')).toMatchObject({ messages: 1 });
+        await store.recordRefused(p, m);
+        await store.abandonReply(c.claim);
+        expect(await other.thread(p, 'enc-gone')).toBeUndefined();
+        expect((await other.listThreads(p)).map((t) => t.thread)).toEqual([]);
+        // Abandoned before anything was written ahead (the store could not record it): nothing either.
+        const d = await store.beginReply(p, { thread: 'enc-never', operator: 'alice', after: 0 });
+        if (d.ok) await store.abandonReply(d.claim);
+        expect(await other.listThreads(p)).toEqual([]);
+      });
     });
 
     describe('messages written ahead (pending)', () => {

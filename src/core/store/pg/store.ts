@@ -348,14 +348,7 @@ export class PgDeskStore implements DeskStore {
       const gone = await tx`delete from pdesk.messages where profile = ${profile} and id = ${r.id} and via = 'pending' returning seq`;
       if (gone.length === 0) return;
       // A thread that only this message opened goes with it (as in the file store's view).
-      const dropped = await tx`delete from pdesk.threads t where profile = ${profile} and thread = ${r.thread} and status = 'open'
-        and owner is null
-        and not exists (select 1 from pdesk.messages m where m.profile = t.profile and m.thread = t.thread)
-        and not exists (select 1 from pdesk.assignments a where a.profile = t.profile and a.thread = t.thread)
-        returning thread`;
-      const rev = dropped.length
-        ? Number((await tx<[{ rev: string }]>`select nextval('pdesk.rev')::text as rev`)[0].rev)
-        : await this.refresh(tx, profile, r.thread);
+      const rev = (await this.dropIfEmpty(tx, profile, r.thread)) ?? (await this.refresh(tx, profile, r.thread));
       await notify(tx, { kind: 'message', profile, thread: r.thread, rev, id: r.id });
     });
   }
@@ -627,8 +620,25 @@ export class PgDeskStore implements DeskStore {
       const released = await tx`update pdesk.threads set replying_operator = null, replying_session = null,
           replying_since = null, replying_until = null, rev = nextval('pdesk.rev')
         where profile = ${claim.profile} and thread = ${claim.thread} and replying_session = ${claim.token} returning rev::text`;
-      if (released.length) await notify(tx, { kind: 'reply', profile: claim.profile, thread: claim.thread, rev: Number(released[0]!.rev) });
+      if (!released.length) return;
+      // A first reply to a thread the store did not know opened its row: nothing was sent, so the row goes.
+      const rev = (await this.dropIfEmpty(tx, claim.profile, claim.thread)) ?? Number(released[0]!.rev);
+      await notify(tx, { kind: 'reply', profile: claim.profile, thread: claim.thread, rev });
     });
+  }
+
+  /**
+   * Delete a thread that holds nothing (open, no message, no owner, never assigned), in the transaction that
+   * emptied it; returns the new rev when it went.
+   */
+  private async dropIfEmpty(tx: Tx, profile: string, thread: string): Promise<number | undefined> {
+    const dropped = await tx`delete from pdesk.threads t where profile = ${profile} and thread = ${thread} and status = 'open'
+      and owner is null
+      and not exists (select 1 from pdesk.messages m where m.profile = t.profile and m.thread = t.thread)
+      and not exists (select 1 from pdesk.assignments a where a.profile = t.profile and a.thread = t.thread)
+      returning thread`;
+    if (!dropped.length) return undefined;
+    return Number((await tx<[{ rev: string }]>`select nextval('pdesk.rev')::text as rev`)[0].rev);
   }
 
   // ---------------------------------------------------------------- audit
