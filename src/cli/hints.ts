@@ -14,6 +14,8 @@ export function hintLine(h: Hint): string {
       return `Where its secrets come from: pdesk --profile ${h.profile} auth status`;
     case 'store-migrate':
       return 'Run pdesk store migrate (as the database user that owns the schema).';
+    case 'store-status':
+      return 'Which setting chose this store, and whether it answers: pdesk store status';
     case 'allow-past':
       return '--allow-past books it anyway.';
   }

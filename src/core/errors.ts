@@ -32,6 +32,8 @@ export type Hint =
   | { kind: 'auth-status'; profile: string }
   /** Migrate the team store's schema, as the database user that owns it. */
   | { kind: 'store-migrate' }
+  /** Which setting chose the team store, and whether it answers. */
+  | { kind: 'store-status' }
   /** A booking in the past may be sent anyway, where the face allows it. */
   | { kind: 'allow-past' };
 

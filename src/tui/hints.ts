@@ -10,6 +10,8 @@ export function hintText(h: Hint): string | undefined {
       return `where the secrets of profile "${h.profile}" come from: pdesk --profile ${h.profile} auth status`;
     case 'store-migrate':
       return 'the team store needs migrating, as the database user that owns the schema (pdesk store migrate)';
+    case 'store-status':
+      return 'which setting chose the team store, and whether it answers: pdesk store status';
     case 'allow-past':
       return undefined;
   }

@@ -91,6 +91,9 @@ describe.skipIf(!pgInstalled)('the audit trail in the team store', () => {
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('postgres://alice:***@127.0.0.1:1/pdesk');
     expect(r.stderr).toMatch(/nothing was sent/);
+    // What to do about it: check the server, and see which setting chose the store.
+    expect(r.stderr).toContain('Check that the database server is running');
+    expect(r.stderr).toContain('Which setting chose this store, and whether it answers: pdesk store status');
     expect(r.stderr).not.toContain('Hush-9');
     expect(env.sandbox.received.length).toBe(before);
   });

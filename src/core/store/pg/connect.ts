@@ -77,7 +77,12 @@ export function storeError(e: unknown, url: string, doing = 'The team store'): P
   const err = e as { code?: string; message?: string; detail?: string; hint?: string };
   const message = redact(err?.message ?? String(e));
   if (isUnreachable(e))
-    return new StoreError(`${doing} at ${where} cannot be reached (${err.code}).`, ExitCode.server, [message], { cause: e });
+    return new StoreError(
+      `${doing} at ${where} cannot be reached (${err.code}).`,
+      ExitCode.server,
+      [message, 'Check that the database server is running and that this machine can reach its host and port.'],
+      { cause: e },
+    ).hint({ kind: 'store-status' });
   const state = typeof err?.code === 'string' ? err.code : '';
   const details = [message, ...(err?.detail ? [redact(err.detail)] : []), ...(err?.hint ? [redact(err.hint)] : [])];
   if (CONFIG_STATES[state])
